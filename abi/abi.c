@@ -1,0 +1,43 @@
+#include "abi/abi.h"
+
+const char *entry_name(enum entry e)
+{
+    switch (e) {
+    case ENTRY_SYSCALL64:
+        return "syscall";
+    case ENTRY_INT80:
+        return "int 0x80";
+    case ENTRY_SYSENTER32:
+        return "sysenter";
+    case ENTRY_SYSCALL32:
+        return "32-bit syscall";
+    }
+    return "?";
+}
+
+const struct abi *abi_for_entry(enum entry e)
+{
+    return e == ENTRY_SYSCALL64 ? &abi_x86_64 : &abi_ia32;
+}
+
+const struct syscall_desc *abi_lookup(const struct abi *abi, int64_t nr)
+{
+    if (nr < 0 || (uint64_t)nr >= abi->ncalls || !abi->calls[nr].fn)
+        return NULL;
+    return &abi->calls[nr];
+}
+
+const char *abi_call_name(const struct abi *abi, int64_t nr)
+{
+    if (nr < 0 || (uint64_t)nr >= *abi->nnames)
+        return NULL;
+    return abi->names[nr];
+}
+
+bool abi_in_strict_list(const struct abi *abi, int64_t nr)
+{
+    for (size_t i = 0; i < abi->nstrict; i++)
+        if (abi->strict[i] == nr)
+            return true;
+    return false;
+}

@@ -1,0 +1,198 @@
+/* Guest-side Linux constants.  Every name carries _LINUX so that it can
+ * never collide with (or silently take the value of) the host's headers:
+ * the host may be macOS or a BSD, where EAGAIN, SIGBUS or O_CREAT differ. */
+#ifndef ABI_LINUX_H
+#define ABI_LINUX_H
+
+/* errno values (asm-generic/errno-base.h, errno.h) */
+#define EPERM_LINUX 1
+#define ENOENT_LINUX 2
+#define ESRCH_LINUX 3
+#define EINTR_LINUX 4
+#define EIO_LINUX 5
+#define EBADF_LINUX 9
+#define EAGAIN_LINUX 11
+#define ENOMEM_LINUX 12
+#define EACCES_LINUX 13
+#define EFAULT_LINUX 14
+#define EEXIST_LINUX 17
+#define ENODEV_LINUX 19
+#define ENOTDIR_LINUX 20
+#define EINVAL_LINUX 22
+#define ENFILE_LINUX 23
+#define EMFILE_LINUX 24
+#define ENOTTY_LINUX 25
+#define EFBIG_LINUX 27
+#define ENOSPC_LINUX 28
+#define ESPIPE_LINUX 29
+#define EPIPE_LINUX 32
+#define ERANGE_LINUX 34
+#define ENAMETOOLONG_LINUX 36
+#define ENOSYS_LINUX 38
+#define ECONNRESET_LINUX 104
+#define ENOTCONN_LINUX 107
+#define ETIMEDOUT_LINUX 110
+
+/* signals (asm/signal.h, x86) */
+#define SIGHUP_LINUX 1
+#define SIGINT_LINUX 2
+#define SIGQUIT_LINUX 3
+#define SIGILL_LINUX 4
+#define SIGTRAP_LINUX 5
+#define SIGABRT_LINUX 6
+#define SIGBUS_LINUX 7
+#define SIGFPE_LINUX 8
+#define SIGKILL_LINUX 9
+#define SIGUSR1_LINUX 10
+#define SIGSEGV_LINUX 11
+#define SIGUSR2_LINUX 12
+#define SIGPIPE_LINUX 13
+#define SIGALRM_LINUX 14
+#define SIGTERM_LINUX 15
+#define SIGSYS_LINUX 31
+#define NSIG_LINUX 64
+
+/* prctl(2) and seccomp(2) */
+#define PR_GET_SECCOMP_LINUX 21
+#define PR_SET_SECCOMP_LINUX 22
+#define SECCOMP_MODE_DISABLED_LINUX 0
+#define SECCOMP_MODE_STRICT_LINUX 1
+#define SECCOMP_SET_MODE_STRICT_LINUX 0
+#define SECCOMP_SET_MODE_FILTER_LINUX 1
+#define SECCOMP_GET_ACTION_AVAIL_LINUX 2
+#define SECCOMP_GET_NOTIF_SIZES_LINUX 3
+#define NR_SECCOMP_MODES_LINUX 1 /* the seed patch knew only strict mode */
+
+/* auxiliary vector (linux/auxvec.h, asm/auxvec.h) */
+#define AT_NULL_LINUX 0
+#define AT_PHDR_LINUX 3
+#define AT_PHENT_LINUX 4
+#define AT_PHNUM_LINUX 5
+#define AT_PAGESZ_LINUX 6
+#define AT_BASE_LINUX 7
+#define AT_FLAGS_LINUX 8
+#define AT_ENTRY_LINUX 9
+#define AT_UID_LINUX 11
+#define AT_EUID_LINUX 12
+#define AT_GID_LINUX 13
+#define AT_EGID_LINUX 14
+#define AT_PLATFORM_LINUX 15
+#define AT_HWCAP_LINUX 16
+#define AT_CLKTCK_LINUX 17
+#define AT_SECURE_LINUX 23
+#define AT_RANDOM_LINUX 25
+#define AT_HWCAP2_LINUX 26
+#define AT_EXECFN_LINUX 31
+#define AT_SYSINFO_LINUX 32
+#define AT_SYSINFO_EHDR_LINUX 33
+#define AT_MINSIGSTKSZ_LINUX 51
+
+/* mmap(2) */
+#define PROT_READ_LINUX 0x1
+#define PROT_WRITE_LINUX 0x2
+#define PROT_EXEC_LINUX 0x4
+#define PROT_GROWSDOWN_LINUX 0x01000000
+#define PROT_GROWSUP_LINUX 0x02000000
+#define MAP_SHARED_LINUX 0x01
+#define MAP_PRIVATE_LINUX 0x02
+#define MAP_TYPE_LINUX 0x0f
+#define MAP_FIXED_LINUX 0x10
+#define MAP_ANONYMOUS_LINUX 0x20
+#define MAP_32BIT_LINUX 0x40
+#define MAP_GROWSDOWN_LINUX 0x0100
+#define MAP_DENYWRITE_LINUX 0x0800
+#define MAP_EXECUTABLE_LINUX 0x1000
+#define MAP_LOCKED_LINUX 0x2000
+#define MAP_NORESERVE_LINUX 0x4000
+#define MAP_POPULATE_LINUX 0x8000
+#define MAP_NONBLOCK_LINUX 0x10000
+#define MAP_STACK_LINUX 0x20000
+#define MAP_HUGETLB_LINUX 0x40000
+#define MAP_FIXED_NOREPLACE_LINUX 0x100000
+#define MREMAP_MAYMOVE_LINUX 1
+#define MREMAP_FIXED_LINUX 2
+#define MREMAP_DONTUNMAP_LINUX 4
+#define MADV_DONTNEED_LINUX 4
+#define MADV_FREE_LINUX 8
+
+/* arch_prctl(2) */
+#define ARCH_SET_GS_LINUX 0x1001
+#define ARCH_SET_FS_LINUX 0x1002
+#define ARCH_GET_FS_LINUX 0x1003
+#define ARCH_GET_GS_LINUX 0x1004
+
+/* resource limits */
+#define RLIMIT_CPU_LINUX 0
+#define RLIMIT_STACK_LINUX 3
+#define RLIMIT_CORE_LINUX 4
+#define RLIMIT_NOFILE_LINUX 7
+#define RLIMIT_AS_LINUX 9
+#define RLIM_NLIMITS_LINUX 16
+#define RLIM_INFINITY_LINUX UINT64_MAX
+
+/* clocks */
+#define CLOCK_REALTIME_LINUX 0
+#define CLOCK_MONOTONIC_LINUX 1
+#define CLOCK_PROCESS_CPUTIME_ID_LINUX 2
+#define CLOCK_THREAD_CPUTIME_ID_LINUX 3
+#define CLOCK_MONOTONIC_RAW_LINUX 4
+#define CLOCK_REALTIME_COARSE_LINUX 5
+#define CLOCK_MONOTONIC_COARSE_LINUX 6
+#define CLOCK_BOOTTIME_LINUX 7
+
+/* files */
+#define AT_FDCWD_LINUX (-100)
+#define AT_EMPTY_PATH_LINUX 0x1000
+#define AT_SYMLINK_NOFOLLOW_LINUX 0x100
+#define O_ACCMODE_LINUX 03
+#define O_RDONLY_LINUX 00
+#define O_WRONLY_LINUX 01
+#define O_RDWR_LINUX 02
+#define O_CREAT_LINUX 0100
+#define SEEK_SET_LINUX 0
+#define SEEK_CUR_LINUX 1
+#define SEEK_END_LINUX 2
+#define S_IFMT_LINUX 0170000
+#define S_IFSOCK_LINUX 0140000
+#define S_IFREG_LINUX 0100000
+#define S_IFBLK_LINUX 0060000
+#define S_IFDIR_LINUX 0040000
+#define S_IFCHR_LINUX 0020000
+#define S_IFIFO_LINUX 0010000
+#define TCGETS_LINUX 0x5401
+#define TIOCGWINSZ_LINUX 0x5413
+#define TIOCGPGRP_LINUX 0x540f
+#define FIONREAD_LINUX 0x541b
+#define F_GETFD_LINUX 1
+#define F_SETFD_LINUX 2
+#define F_GETFL_LINUX 3
+#define STATX_BASIC_STATS_LINUX 0x7ffu
+
+/* Linux's limits on a single read or write (fs/read_write.c) */
+#define MAX_RW_COUNT_LINUX 0x7ffff000u
+#define PAGE_SIZE_LINUX 4096u
+#define UIO_MAXIOV_LINUX 1024
+
+/* The end of user space for each ABI as a 64-bit kernel draws it. */
+#define TASK_SIZE_64_LINUX 0x00007ffffffff000ull
+#define TASK_SIZE_IA32_LINUX 0xffffe000ull
+
+/* GDT selectors, laid out as arch/x86/include/asm/segment.h does for a
+ * 64-bit kernel; sysexit derives the user selectors from SYSENTER_CS, so
+ * the order matters and is Linux's. */
+#define GDT_ENTRY_KERNEL32_CS_LINUX 1
+#define GDT_ENTRY_KERNEL_CS_LINUX 2
+#define GDT_ENTRY_KERNEL_DS_LINUX 3
+#define GDT_ENTRY_USER32_CS_LINUX 4
+#define GDT_ENTRY_USER_DS_LINUX 5
+#define GDT_ENTRY_USER_CS_LINUX 6
+#define GDT_ENTRY_TLS_MIN_LINUX 12
+#define GDT_ENTRY_TLS_ENTRIES_LINUX 3
+#define GDT_ENTRIES_LINUX 16
+#define SEL_KERNEL_CS_LINUX (GDT_ENTRY_KERNEL_CS_LINUX * 8)
+#define SEL_KERNEL_DS_LINUX (GDT_ENTRY_KERNEL_DS_LINUX * 8)
+#define SEL_USER32_CS_LINUX (GDT_ENTRY_USER32_CS_LINUX * 8 + 3)
+#define SEL_USER_DS_LINUX (GDT_ENTRY_USER_DS_LINUX * 8 + 3)
+#define SEL_USER_CS_LINUX (GDT_ENTRY_USER_CS_LINUX * 8 + 3)
+
+#endif

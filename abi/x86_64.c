@@ -1,0 +1,87 @@
+/* x86_64: the `syscall` entry.  Numbers from arch/x86/entry/syscalls/
+ * syscall_64.tbl; arguments in rdi, rsi, rdx, r10, r8, r9. */
+#include <glib.h>
+
+#include "abi/abi.h"
+#include "emu/sys.h"
+
+#define CALL(nr, name, arity, fmt, fn) [nr] = { nr, #name, arity, fmt, sys_##fn }
+
+static const struct syscall_desc calls[] = {
+    CALL(0, read, 3, "dBu", read),
+    CALL(1, write, 3, "dbu", write),
+    CALL(2, open, 3, "sxo", open),
+    CALL(3, close, 1, "d", close),
+    CALL(4, stat, 2, "sp", stat_path),
+    CALL(5, fstat, 2, "dp", fstat),
+    CALL(6, lstat, 2, "sp", stat_path),
+    CALL(8, lseek, 3, "ddd", lseek),
+    CALL(9, mmap, 6, "xuxxdx", mmap),
+    CALL(10, mprotect, 3, "xux", mprotect),
+    CALL(11, munmap, 2, "xu", munmap),
+    CALL(12, brk, 1, "x", brk),
+    CALL(15, rt_sigreturn, 0, "", rt_sigreturn),
+    CALL(16, ioctl, 3, "dxx", ioctl),
+    CALL(17, pread64, 4, "dBud", pread64),
+    CALL(18, pwrite64, 4, "dbud", pwrite64),
+    CALL(19, readv, 3, "dpd", readv),
+    CALL(20, writev, 3, "dpd", writev),
+    CALL(24, sched_yield, 0, "", sched_yield),
+    CALL(25, mremap, 5, "xuuxx", mremap),
+    CALL(28, madvise, 3, "xud", madvise),
+    CALL(32, dup, 1, "d", dup),
+    CALL(33, dup2, 2, "dd", dup2),
+    CALL(35, nanosleep, 2, "pp", nanosleep),
+    CALL(39, getpid, 0, "", getpid),
+    CALL(60, exit, 1, "d", exit),
+    CALL(63, uname, 1, "p", uname),
+    CALL(72, fcntl, 3, "ddx", fcntl),
+    CALL(89, readlink, 3, "spu", readlink),
+    CALL(96, gettimeofday, 2, "pp", gettimeofday),
+    CALL(97, getrlimit, 2, "dp", getrlimit),
+    CALL(102, getuid, 0, "", getuid),
+    CALL(104, getgid, 0, "", getgid),
+    CALL(107, geteuid, 0, "", geteuid),
+    CALL(108, getegid, 0, "", getegid),
+    CALL(110, getppid, 0, "", getppid),
+    CALL(111, getpgrp, 0, "", getpgrp),
+    CALL(157, prctl, 5, "dxxxx", prctl),
+    CALL(158, arch_prctl, 2, "xx", arch_prctl),
+    CALL(160, setrlimit, 2, "dp", setrlimit),
+    CALL(186, gettid, 0, "", gettid),
+    CALL(201, time, 1, "p", time),
+    CALL(205, set_thread_area, 1, "p", set_thread_area),
+    CALL(211, get_thread_area, 1, "p", get_thread_area),
+    CALL(218, set_tid_address, 1, "p", set_tid_address),
+    CALL(228, clock_gettime, 2, "dp", clock_gettime),
+    CALL(229, clock_getres, 2, "dp", clock_getres),
+    CALL(230, clock_nanosleep, 4, "ddpp", clock_nanosleep),
+    CALL(231, exit_group, 1, "d", exit_group),
+    CALL(257, openat, 4, "dsxo", openat),
+    CALL(262, newfstatat, 4, "dspx", newfstatat),
+    CALL(267, readlinkat, 4, "dspu", readlinkat),
+    CALL(273, set_robust_list, 2, "pu", set_robust_list),
+    CALL(292, dup3, 3, "ddx", dup3),
+    CALL(302, prlimit64, 4, "ddpp", prlimit64),
+    CALL(317, seccomp, 3, "dxp", seccomp),
+    CALL(318, getrandom, 3, "Bux", getrandom),
+    CALL(332, statx, 5, "dsxxp", statx),
+    CALL(334, rseq, 4, "puxx", rseq),
+};
+
+static const int strict[] = { 0, 1, 60, 15 }; /* mode1_syscalls */
+
+const struct abi abi_x86_64 = {
+    .name = "x86_64",
+    .bits = 64,
+    .calls = calls,
+    .ncalls = G_N_ELEMENTS(calls),
+    .names = x86_64_syscall_names,
+    .nnames = &x86_64_syscall_names_len,
+    .strict = strict,
+    .nstrict = G_N_ELEMENTS(strict),
+    .strict_text = "{read, write, exit, rt_sigreturn}",
+    .nr_exit = 60,
+    .nr_exit_group = 231,
+    .nr_prctl = 157,
+};

@@ -1,0 +1,142 @@
+/* seccomp-emu: run a static i386 or x86_64 Linux program under an emulated
+ * CPU, enforcing seccomp strict mode as Linux does. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "abi/linux.h"
+#include "emu/cpu.h"
+#include "emu/run.h"
+#include "emu/seccomp.h"
+#include "emu/trap.h"
+#include "emu/vdso_time.h"
+#include "loaders/elf.h"
+#include "loaders/stack.h"
+
+/* Exit statuses of a shell that cannot run a command. */
+#define EXIT_USAGE 2
+#define EXIT_CANNOT_EXECUTE 126
+#define EXIT_NOT_FOUND 127
+
+static gboolean opt_strict, opt_quiet;
+static char *opt_kernel, *opt_cpu;
+static char **opt_env;
+
+static const GOptionEntry options[] = {
+    { "strict", 0, 0, G_OPTION_ARG_NONE, &opt_strict,
+      "Start the guest already in strict mode (the cpushare loader's way)", NULL },
+    { "kernel", 0, 0, G_OPTION_ARG_STRING, &opt_kernel,
+      "Kernel to play: linux (today's, default) or 2.6.11 (the 2005 seed patch)", "K" },
+    { "cpu", 0, 0, G_OPTION_ARG_STRING, &opt_cpu,
+      "Vendor rules for 32-bit sysenter/syscall: intel, amd or host (default)", "V" },
+    { "env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_env,
+      "Put NAME=VALUE in the guest's environment (repeatable; default: empty)", "NAME=VALUE" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
+      "Do not print why the guest was killed", NULL },
+    { NULL },
+};
+
+G_NORETURN static void die(int status, const char *prog, const char *msg)
+{
+    if (prog)
+        fprintf(stderr, "seccomp-emu: %s: %s\n", prog, msg);
+    else
+        fprintf(stderr, "seccomp-emu: %s\n", msg);
+    _exit(status);
+}
+
+static void parse_profile(struct task *t)
+{
+    if (!opt_kernel || !strcmp(opt_kernel, "linux"))
+        t->profile = PROFILE_LINUX;
+    else if (!strcmp(opt_kernel, "2.6.11"))
+        t->profile = PROFILE_2611;
+    else
+        die(EXIT_USAGE, NULL, "--kernel must be linux or 2.6.11");
+
+    if (!opt_cpu || !strcmp(opt_cpu, "host"))
+        t->vendor = cpu_host_vendor();
+    else if (!strcmp(opt_cpu, "intel"))
+        t->vendor = VENDOR_INTEL;
+    else if (!strcmp(opt_cpu, "amd"))
+        t->vendor = VENDOR_AMD;
+    else
+        die(EXIT_USAGE, NULL, "--cpu must be intel, amd or host");
+    for (char **e = opt_env; e && *e; e++)
+        if (!strchr(*e, '='))
+            die(EXIT_USAGE, NULL, "--env takes NAME=VALUE");
+}
+
+int main(int argc, char **argv)
+{
+    GOptionContext *ctx = g_option_context_new("PROGRAM [ARG...]");
+    g_option_context_set_summary(ctx, "Run a static i386 or x86_64 Linux program, enforcing "
+                                      "seccomp strict mode in the emulator itself.");
+    g_option_context_add_main_entries(ctx, options, NULL);
+    /* Everything after PROGRAM belongs to the guest. */
+    g_option_context_set_strict_posix(ctx, TRUE);
+    GError *gerr = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &gerr))
+        die(EXIT_USAGE, NULL, gerr->message);
+    g_option_context_free(ctx);
+    int first = 1;
+    if (first < argc && !strcmp(argv[first], "--"))
+        first++;
+    if (first >= argc)
+        die(EXIT_USAGE, NULL, "no PROGRAM given (see --help)");
+    const char *prog = argv[first];
+
+    static struct task t; /* large (fd table): not on the stack */
+    t.quiet = opt_quiet;
+    parse_profile(&t);
+
+    gchar *data = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(prog, &data, &len, &gerr)) {
+        bool missing = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+        die(missing ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE, prog, gerr->message);
+    }
+    struct elf_info info;
+    err_t e = elf_parse((const uint8_t *)data, len, &info);
+    if (e)
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+
+    t.personality = info.is64 ? &abi_x86_64 : &abi_ia32;
+    t.exe_path = g_canonicalize_filename(prog, NULL);
+    task_init_rlimits(&t);
+    fdtable_init_std(&t.fds);
+    /* The guest's writes to a closed pipe must come back as EPIPE, so the
+     * guest, not seccomp-emu, meets the SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
+
+    uint64_t top = stack_top(info.is64), sp, start;
+    struct elf_loaded ld;
+    if ((e = cpu_open(&t, info.is64)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+    /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
+    t.mm.mmap_base = top - (128u << 20);
+    if ((e = elf_load(&t, (const uint8_t *)data, len, &info, &ld)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+    t.mm.brk_start = t.mm.brk_cur = ld.brk;
+    if ((e = vdso_map(&t)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+
+    g_autoptr(GStrvBuilder) env = g_strv_builder_new();
+    for (char **p = opt_env; p && *p; p++)
+        g_strv_builder_add(env, *p);
+    g_auto(GStrv) envp = g_strv_builder_end(env);
+    if ((e = stack_build(&t, &info, &ld, argv + first, envp, prog, &sp)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+    g_free(data);
+
+    if ((e = trap_install(&t)) || (e = cpu_prepare_user(&t, ld.entry, sp, &start)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+    if (opt_strict)
+        seccomp_enter_strict(&t);
+
+    if ((e = run_guest(&t, start)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+    exit_like_guest(&t);
+}

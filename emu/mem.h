@@ -1,0 +1,78 @@
+/* Guest memory: a table of mappings, each backed by host memory handed to
+ * Unicorn with uc_mem_map_ptr.  Because the emulator owns the host side, a
+ * guest read(2) or write(2) goes straight between the host descriptor and
+ * guest memory, with the exact partial counts the host gives. */
+#ifndef EMU_MEM_H
+#define EMU_MEM_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+#include <unicorn/unicorn.h>
+
+#include "emu/status.h"
+
+struct chunk; /* one host allocation, shared by the pieces split from it */
+
+struct vma {
+    uint64_t start, end; /* guest range [start, end), page aligned */
+    int prot;            /* PROT_*_LINUX */
+    uint8_t *host;       /* host address of `start` */
+    struct chunk *chunk;
+    const char *name;    /* "[stack]", "[vdso]", segment, for diagnostics */
+};
+
+struct mm {
+    uc_engine *uc;
+    GArray *vmas;        /* struct vma, sorted by start, never overlapping */
+    uint64_t limit;      /* end of user space for the guest's ABI */
+    uint64_t mmap_base;  /* top of the top-down mmap area */
+    uint64_t brk_start, brk_cur;
+    uint64_t mapped;     /* bytes mapped, for the memory limit */
+    uint64_t max_mapped; /* 0: no limit */
+};
+
+err_t mm_init(struct mm *mm, uc_engine *uc, uint64_t limit);
+void mm_destroy(struct mm *mm);
+
+/* Map fresh zeroed memory at exactly [addr, addr+len), which must be free.
+ * When `host_out` is set it receives the host address of `addr`. */
+err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                   const char *name, uint8_t **host_out);
+
+/* Linux-shaped operations: results are 0 or a negative errno_LINUX. */
+int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags);
+int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len);
+int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot);
+int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
+                  int flags, uint64_t new_addr);
+uint64_t mm_brk(struct mm *mm, uint64_t want);
+int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice);
+
+/* Free guest range of `len` bytes, searching down from `top`; 0 if none. */
+uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top);
+
+/* The mapping holding `addr`, or NULL. */
+const struct vma *mm_find(const struct mm *mm, uint64_t addr);
+
+/* Longest prefix of [addr, addr+len) that is mapped with all of `prot`. */
+uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot);
+
+/* Host pieces of a guest range that is valid for `prot`, as iovecs; returns
+ * the number of iovecs (at most `max`), the covered length in `*covered`. */
+int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot,
+              struct iovec *iov, int max, uint64_t *covered);
+
+/* Copies that fail (return false) rather than touch anything the guest did
+ * not map with the needed protection. */
+bool mm_read(const struct mm *mm, uint64_t addr, void *dst, size_t len);
+bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len);
+/* NUL-terminated guest string of at most `max` bytes; -EFAULT/-ENAMETOOLONG. */
+int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max);
+
+/* The host wrote into guest memory behind Unicorn's back: drop stale
+ * translations if the range is executable. */
+void mm_written(struct mm *mm, uint64_t addr, uint64_t len);
+
+#endif

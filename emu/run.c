@@ -1,0 +1,103 @@
+#include "emu/run.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "abi/linux.h"
+#include "emu/cpu.h"
+#include "emu/signal.h"
+
+/* Faults Unicorn reports by ending emulation instead of through a hook. */
+static void fault_from_uc_error(struct task *t, uc_err e)
+{
+    uint64_t pc = cpu_pc(t);
+    switch (e) {
+    case UC_ERR_INSN_INVALID:
+        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        break;
+    case UC_ERR_READ_UNMAPPED:
+    case UC_ERR_WRITE_UNMAPPED:
+    case UC_ERR_FETCH_UNMAPPED:
+        signal_fault(t, SIGSEGV_LINUX, SEGV_MAPERR_LINUX, pc);
+        break;
+    case UC_ERR_READ_PROT:
+    case UC_ERR_WRITE_PROT:
+    case UC_ERR_FETCH_PROT:
+        signal_fault(t, SIGSEGV_LINUX, SEGV_ACCERR_LINUX, pc);
+        break;
+    case UC_ERR_READ_UNALIGNED:
+    case UC_ERR_WRITE_UNALIGNED:
+    case UC_ERR_FETCH_UNALIGNED:
+        signal_fault(t, SIGBUS_LINUX, SI_KERNEL_LINUX, pc);
+        break;
+    default:
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, pc);
+        break;
+    }
+}
+
+err_t run_guest(struct task *t, uint64_t start)
+{
+    uint64_t pc = start;
+    while (t->state == TASK_RUNNING) {
+        uc_err e = uc_emu_start(t->uc, pc, t->k.halt, 0, 0);
+        if (t->state != TASK_RUNNING)
+            break;
+        if (e != UC_ERR_OK) {
+            fault_from_uc_error(t, e);
+            break;
+        }
+        pc = cpu_pc(t);
+        if (pc == t->k.halt)
+            return err_new("emulation reached the kernel halt stub");
+    }
+    return OK;
+}
+
+/* Linux signal numbers to the host's: they differ on macOS and the BSDs. */
+static int host_signal(int sig)
+{
+    switch (sig) {
+    case SIGHUP_LINUX: return SIGHUP;
+    case SIGINT_LINUX: return SIGINT;
+    case SIGQUIT_LINUX: return SIGQUIT;
+    case SIGILL_LINUX: return SIGILL;
+    case SIGTRAP_LINUX: return SIGTRAP;
+    case SIGABRT_LINUX: return SIGABRT;
+    case SIGBUS_LINUX: return SIGBUS;
+    case SIGFPE_LINUX: return SIGFPE;
+    case SIGKILL_LINUX: return SIGKILL;
+    case SIGUSR1_LINUX: return SIGUSR1;
+    case SIGSEGV_LINUX: return SIGSEGV;
+    case SIGUSR2_LINUX: return SIGUSR2;
+    case SIGPIPE_LINUX: return SIGPIPE;
+    case SIGALRM_LINUX: return SIGALRM;
+    case SIGTERM_LINUX: return SIGTERM;
+    case SIGSYS_LINUX: return SIGSYS;
+    default: return SIGKILL; /* no host equivalent: still a death by signal */
+    }
+}
+
+G_NORETURN void exit_like_guest(struct task *t)
+{
+    fflush(stdout);
+    if (t->state == TASK_EXITED)
+        _exit(t->exit_code);
+    if (!t->quiet && t->reason)
+        fprintf(stderr, "seccomp-emu: %s\n", t->reason);
+    fflush(stderr);
+    int sig = host_signal(t->signo);
+    /* No core file of seccomp-emu itself: the guest's death is not ours. */
+    struct rlimit none = { 0, 0 };
+    setrlimit(RLIMIT_CORE, &none);
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + t->signo); /* not reached unless the signal was ignored */
+}

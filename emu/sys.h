@@ -1,0 +1,44 @@
+/* The Linux personality seccomp-emu offers before strict mode: every call
+ * here is emulated inside; only reads and writes on granted descriptors
+ * reach the host.  Handlers return a result or a negative errno_LINUX. */
+#ifndef EMU_SYS_H
+#define EMU_SYS_H
+
+#include <stdint.h>
+
+#include "emu/task.h"
+
+#define SYS(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
+
+/* sys_io.c: descriptors */
+SYS(read); SYS(write); SYS(readv); SYS(writev); SYS(pread64); SYS(pwrite64);
+SYS(open); SYS(openat); SYS(close); SYS(lseek); SYS(llseek);
+SYS(ioctl); SYS(fcntl); SYS(dup); SYS(dup2); SYS(dup3);
+
+/* sys_stat.c: the stat family on descriptors */
+SYS(fstat); SYS(fstat_compat); SYS(fstat64); SYS(newfstatat); SYS(fstatat64); SYS(statx); SYS(stat_path);
+
+/* sys_mm.c: memory */
+SYS(brk); SYS(mmap); SYS(old_mmap); SYS(mmap2); SYS(munmap); SYS(mprotect); SYS(mremap);
+SYS(madvise);
+
+/* sys_proc.c: identity, limits, thread state, randomness, exit */
+SYS(exit); SYS(exit_group); SYS(getpid); SYS(gettid); SYS(getppid); SYS(getpgrp);
+SYS(getuid); SYS(geteuid); SYS(getgid); SYS(getegid); SYS(uname);
+SYS(prlimit64); SYS(getrlimit); SYS(old_getrlimit); SYS(setrlimit);
+SYS(set_tid_address); SYS(set_robust_list); SYS(rseq); SYS(arch_prctl);
+SYS(set_thread_area); SYS(get_thread_area); SYS(getrandom); SYS(readlink);
+SYS(readlinkat); SYS(sched_yield); SYS(prctl); SYS(seccomp);
+
+
+/* sys_time.c: clocks */
+SYS(clock_gettime); SYS(clock_gettime64); SYS(clock_getres); SYS(clock_getres64);
+SYS(gettimeofday); SYS(time); SYS(nanosleep); SYS(clock_nanosleep);
+
+/* signal.c */
+SYS(rt_sigreturn); SYS(sigreturn);
+
+/* Host errno to Linux errno: the numbers differ on macOS and the BSDs. */
+int errno_to_linux(int host_errno);
+
+#endif

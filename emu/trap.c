@@ -1,0 +1,259 @@
+#include "emu/trap.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "abi/linux.h"
+#include "abi/vdso.h"
+#include "emu/cpu.h"
+#include "emu/seccomp.h"
+#include "emu/signal.h"
+#include "emu/vdso_time.h"
+
+void (*trap_observer)(struct task *t, const struct trap_event *ev);
+
+static const int regs64[7] = { UC_X86_REG_RAX, UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX,
+                               UC_X86_REG_R10, UC_X86_REG_R8,  UC_X86_REG_R9 };
+/* On a 64-bit engine the ia32 registers are read whole and cut to 32 bits,
+ * as the compat entry does. */
+static const int regs_ia32_64[7] = { UC_X86_REG_RAX, UC_X86_REG_RBX, UC_X86_REG_RCX,
+                                     UC_X86_REG_RDX, UC_X86_REG_RSI, UC_X86_REG_RDI,
+                                     UC_X86_REG_RBP };
+static const int regs_ia32[7] = { UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
+                                  UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
+                                  UC_X86_REG_EBP };
+
+static void read_regs(struct task *t, const int ids[7], uint64_t out[7])
+{
+    void *ptrs[7];
+    for (int i = 0; i < 7; i++) {
+        out[i] = 0;
+        ptrs[i] = &out[i];
+    }
+    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, 7);
+    if (e != UC_ERR_OK)
+        g_error("uc_reg_read_batch: %s", uc_strerror(e));
+}
+
+static char *kill_reason(const struct abi *list, enum entry e, const struct abi *numbers,
+                         int64_t nr)
+{
+    const char *name = abi_call_name(numbers, nr);
+    g_autofree char *call = name ? g_strdup_printf("%s (%" PRId64 ")", name, nr)
+                                 : g_strdup_printf("call %" PRId64, nr);
+    return g_strdup_printf("killed by SIGKILL: %s via %s is not in the %s strict list %s", call,
+                           entry_name(e), list->name, list->strict_text);
+}
+
+static void observe(struct task *t, struct trap_event *ev)
+{
+    if (trap_observer)
+        trap_observer(t, ev);
+}
+
+/* The one point where a trapped call is decided. */
+static void trap_call(struct task *t, enum entry e, uint64_t pc)
+{
+    const struct abi *abi = abi_for_entry(e);
+    uint64_t r[7];
+    bool ia32 = e != ENTRY_SYSCALL64;
+    read_regs(t, !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32, r);
+    struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
+    /* Today's kernels take the number as the low 32 bits, a signed int on
+     * the 64-bit entry and zero-extended eax on the compat ones. */
+    ev.nr = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)(int32_t)(uint32_t)r[0];
+    for (int i = 0; i < 6; i++)
+        ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+
+    uint32_t user_sp = 0;
+    bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
+    int64_t result;
+    if (fast) {
+        /* The vDSO convention: ebp holds the user stack (sysenter) or arg 2
+         * (syscall, which clobbers ecx); arg 6 waits on the user stack. */
+        if (e == ENTRY_SYSENTER32)
+            user_sp = (uint32_t)r[6];
+        else {
+            user_sp = (uint32_t)cpu_reg(t, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
+            ev.args[1] = (uint32_t)r[6];
+        }
+        uint32_t arg6;
+        if (!mm_read(&t->mm, user_sp, &arg6, 4)) {
+            /* Before the filter runs, as do_fast_syscall_32 does it. */
+            result = -EFAULT_LINUX;
+            ev.result = result;
+            ev.returned = true;
+            observe(t, &ev);
+            goto write_back;
+        }
+        ev.args[5] = arg6;
+    }
+
+    struct verdict v = seccomp_check(t, e, ev.nr);
+    ev.verdict = &v;
+    if (!v.allow) {
+        t->mode = MODE_DEAD;
+        observe(t, &ev);
+        task_kill(t, SIGKILL_LINUX, kill_reason(v.list, e, abi, ev.nr));
+        return;
+    }
+    t->call_abi = abi;
+    const struct syscall_desc *d = abi_lookup(abi, ev.nr);
+    result = d ? d->fn(t, ev.args) : -ENOSYS_LINUX;
+    ev.result = result;
+    ev.returned = t->state == TASK_RUNNING;
+    observe(t, &ev);
+    if (t->state != TASK_RUNNING)
+        return;
+
+write_back:
+    switch (e) {
+    case ENTRY_SYSCALL64:
+        cpu_set_reg(t, UC_X86_REG_RAX, (uint64_t)result);
+        /* What the syscall instruction itself leaves: return rip, rflags. */
+        cpu_set_reg(t, UC_X86_REG_RCX, pc + 2);
+        cpu_set_reg(t, UC_X86_REG_R11, cpu_reg(t, UC_X86_REG_EFLAGS));
+        break;
+    case ENTRY_INT80:
+        if (t->is64)
+            cpu_set_reg(t, UC_X86_REG_RAX, (uint64_t)result);
+        else
+            cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
+        break;
+    case ENTRY_SYSENTER32:
+        /* sysexit (the next stub instruction) returns to edx with esp = ecx:
+         * the int80 landing pad, which pops ebp, edx, ecx and returns. */
+        cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
+        cpu_set_reg(t, UC_X86_REG_EBP, ev.args[5]);
+        cpu_set_reg(t, UC_X86_REG_ECX, user_sp);
+        cpu_set_reg(t, UC_X86_REG_EDX, t->k.int80_pad);
+        break;
+    case ENTRY_SYSCALL32:
+        cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
+        cpu_set_reg(t, t->is64 ? UC_X86_REG_RBP : UC_X86_REG_EBP, ev.args[5]);
+        cpu_set_reg(t, t->is64 ? UC_X86_REG_RCX : UC_X86_REG_ECX, (uint32_t)r[6]);
+        /* The engine adds the instruction's length after this hook. */
+        cpu_set_pc(t, t->k.int80_pad - 2);
+        break;
+    }
+}
+
+static void hook_syscall(uc_engine *uc, void *user)
+{
+    struct task *t = user;
+    (void)uc;
+    uint64_t pc = cpu_pc(t);
+    if (cpu_in_64bit_code(t)) {
+        trap_call(t, ENTRY_SYSCALL64, pc);
+        return;
+    }
+    /* 32-bit code: the compat entry on AMD, #UD on Intel. */
+    if (t->vendor == VENDOR_INTEL) {
+        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        return;
+    }
+    trap_call(t, ENTRY_SYSCALL32, pc);
+}
+
+static bool bytes_at(struct task *t, uint64_t pc, const uint8_t *want, size_t n)
+{
+    uint8_t got[4];
+    return mm_read(&t->mm, pc, got, n) && !memcmp(got, want, n);
+}
+
+static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+    struct task *t = user;
+    (void)uc;
+    uint64_t pc = cpu_pc(t);
+    switch (intno) {
+    case 0x80:
+        trap_call(t, ENTRY_INT80, pc - 2);
+        return;
+    case 0: /* #DE */
+        signal_fault(t, SIGFPE_LINUX, FPE_INTDIV_LINUX, pc);
+        return;
+    case 1:
+    case 3: /* int3: the kernel reports SI_KERNEL */
+        signal_fault(t, SIGTRAP_LINUX, SI_KERNEL_LINUX, pc);
+        return;
+    case 6:
+        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        return;
+    case 13: {
+        /* SYSENTER_CS = 0 on the AMD profile: the CPU's #UD for sysenter
+         * arrives here as #GP. */
+        static const uint8_t sysenter[] = { 0x0f, 0x34 };
+        if (t->vendor == VENDOR_AMD && bytes_at(t, pc, sysenter, 2)) {
+            signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+            return;
+        }
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    }
+    case 16:
+    case 19: /* x87 and SIMD floating-point exceptions */
+        signal_fault(t, SIGFPE_LINUX, 0, pc);
+        return;
+    case 11:
+    case 12:
+    case 17: /* segment not present, stack segment, alignment check */
+        signal_fault(t, SIGBUS_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    default:
+        /* int $n with a kernel-only gate: #GP, SIGSEGV, as on Linux. */
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    }
+}
+
+static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    struct task *t = user;
+    (void)uc, (void)size;
+    if ((cpu_reg(t, UC_X86_REG_CS) & 3) == 3) {
+        /* User code reaching into seccomp-emu's page: on Linux, kernel
+         * memory, so a page fault. */
+        signal_fault(t, SIGSEGV_LINUX, SEGV_MAPERR_LINUX, address);
+        return;
+    }
+    if (address == t->k.sysenter_entry)
+        trap_call(t, ENTRY_SYSENTER32, 0);
+}
+
+static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    (void)uc, (void)size;
+    vdso_time_hook(user, address);
+}
+
+static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                            int64_t value, void *user)
+{
+    struct task *t = user;
+    (void)uc, (void)size, (void)value;
+    bool unmapped = type == UC_MEM_READ_UNMAPPED || type == UC_MEM_WRITE_UNMAPPED ||
+                    type == UC_MEM_FETCH_UNMAPPED;
+    signal_fault(t, SIGSEGV_LINUX, unmapped ? SEGV_MAPERR_LINUX : SEGV_ACCERR_LINUX, address);
+    return false;
+}
+
+err_t trap_install(struct task *t)
+{
+    uc_hook h;
+    err_t e;
+    if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
+                                UC_X86_INS_SYSCALL))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
+                                t->k.kpage, t->k.kpage + 0xfff))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
+                                0))))
+        return e;
+    /* Only the vDSO's text, so ordinary code runs without a code hook. */
+    if (t->k.vdso_code_end &&
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_vdso, t, t->k.vdso_code,
+                                t->k.vdso_code_end - 1))))
+        return e;
+    return OK;
+}
