@@ -104,10 +104,8 @@ err_t cpu_open(struct task *t, bool is64)
         return e;
 
     if (!is64) {
-        /* On AMD a 32-bit sysenter is #UD; SYSENTER_CS = 0 makes the CPU
-         * raise #GP, which trap.c turns into that SIGILL. */
-        uint64_t cs = t->vendor == VENDOR_INTEL ? SEL_KERNEL_CS_LINUX : 0;
-        if ((e = msr_write(t, MSR_IA32_SYSENTER_CS, cs)) ||
+        /* Used on the Intel profile; on AMD trap.c refuses sysenter first. */
+        if ((e = msr_write(t, MSR_IA32_SYSENTER_CS, SEL_KERNEL_CS_LINUX)) ||
             (e = msr_write(t, MSR_IA32_SYSENTER_ESP, t->k.kpage + 0xff0)) ||
             (e = msr_write(t, MSR_IA32_SYSENTER_EIP, t->k.sysenter_entry)))
             return e;
@@ -172,6 +170,7 @@ err_t cpu_prepare_user(struct task *t, uint64_t entry, uint64_t sp, uint64_t *st
 void cpu_disable_tsc(struct task *t)
 {
     cpu_set_reg(t, UC_X86_REG_CR4, cpu_reg(t, UC_X86_REG_CR4) | CR4_TSD);
+    t->tsc_off = true;
 }
 
 err_t cpu_set_tls(struct task *t, unsigned index, const uint8_t desc[8])

@@ -51,6 +51,8 @@ struct task {
     enum profile profile;
     enum vendor vendor;
     enum seccomp_mode mode;
+    bool tsc_off;
+  /* CR4.TSD: strict mode turned the time-stamp counter off */
     struct kernel_layout k;
     const struct abi *call_abi; /* ABI of the call being served: compat
                                    structures for int $0x80 from 64-bit code */

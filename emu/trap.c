@@ -3,6 +3,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <capstone/capstone.h>
+
 #include "abi/linux.h"
 #include "abi/vdso.h"
 #include "emu/cpu.h"
@@ -155,12 +157,6 @@ static void hook_syscall(uc_engine *uc, void *user)
     trap_call(t, ENTRY_SYSCALL32, pc);
 }
 
-static bool bytes_at(struct task *t, uint64_t pc, const uint8_t *want, size_t n)
-{
-    uint8_t got[4];
-    return mm_read(&t->mm, pc, got, n) && !memcmp(got, want, n);
-}
-
 static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     struct task *t = user;
@@ -180,17 +176,9 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     case 6:
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         return;
-    case 13: {
-        /* SYSENTER_CS = 0 on the AMD profile: the CPU's #UD for sysenter
-         * arrives here as #GP. */
-        static const uint8_t sysenter[] = { 0x0f, 0x34 };
-        if (t->vendor == VENDOR_AMD && bytes_at(t, pc, sysenter, 2)) {
-            signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
-            return;
-        }
+    case 13:
         signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
         return;
-    }
     case 16:
     case 19: /* x87 and SIMD floating-point exceptions */
         signal_fault(t, SIGFPE_LINUX, 0, pc);
@@ -207,6 +195,45 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     }
 }
 
+/* The sysenter a translation block ends with, decoded with Capstone from
+ * the block's start: Unicorn's SYSENTER hook sees only that start. */
+static uint64_t find_sysenter(struct task *t, uint64_t start)
+{
+    uint8_t code[512];
+    size_t n = mm_valid_prefix(&t->mm, start, sizeof(code), PROT_EXEC_LINUX);
+    if (!n || !mm_read(&t->mm, start, code, n))
+        return start;
+    csh cs;
+    if (cs_open(CS_ARCH_X86, CS_MODE_32, &cs) != CS_ERR_OK)
+        return start;
+    uint64_t found = start;
+    const uint8_t *p = code;
+    uint64_t addr = start;
+    cs_insn *insn = cs_malloc(cs);
+    while (n && cs_disasm_iter(cs, &p, &n, &addr, insn)) {
+        if (insn->id == X86_INS_SYSENTER) {
+            found = insn->address;
+            break;
+        }
+    }
+    cs_free(insn, 1);
+    cs_close(&cs);
+    return found;
+}
+
+/* AMD profile only.  AMD CPUs refuse sysenter in compat mode (#UD), with
+ * the user's registers untouched.  Unicorn's hook runs before the
+ * instruction and then skips 2 bytes past the stale eip it sees, so the
+ * fault is raised here and eip set so that the skip lands on sysenter. */
+static void hook_sysenter_amd(uc_engine *uc, void *user)
+{
+    struct task *t = user;
+    (void)uc;
+    uint64_t pc = find_sysenter(t, cpu_pc(t));
+    cpu_set_pc(t, pc - 2);
+    signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+}
+
 static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
     struct task *t = user;
@@ -217,8 +244,12 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
         signal_fault(t, SIGSEGV_LINUX, SEGV_MAPERR_LINUX, address);
         return;
     }
-    if (address == t->k.sysenter_entry)
-        trap_call(t, ENTRY_SYSENTER32, 0);
+    if (address != t->k.sysenter_entry)
+        return;
+    /* Intel: the real transfer happened (no SYSENTER hook is installed on
+     * this profile, so Unicorn performs it); the user's eip is not known,
+     * as it is not to the kernel. */
+    trap_call(t, ENTRY_SYSENTER32, 0);
 }
 
 static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -245,6 +276,9 @@ err_t trap_install(struct task *t)
     if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
                                 UC_X86_INS_SYSCALL))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
+        (!t->is64 && t->vendor == VENDOR_AMD &&
+         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter_amd, t, 1, 0,
+                                 UC_X86_INS_SYSENTER)))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
                                 t->k.kpage, t->k.kpage + 0xfff))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,

@@ -46,6 +46,22 @@ static uint64_t arg(struct task *t, int i)
     return v;
 }
 
+/* The high-resolution clocks read the TSC in the kernel's vDSO.  With the
+ * TSC off (strict mode) that rdtsc raises #GP: the task dies of SIGSEGV,
+ * as measured natively on a TSC/kvm-clock host. */
+static bool needs_tsc(int clk)
+{
+    return clk != CLOCK_REALTIME_COARSE_LINUX && clk != CLOCK_MONOTONIC_COARSE_LINUX;
+}
+
+static bool tsc_fault(struct task *t)
+{
+    if (!t->tsc_off)
+        return false;
+    signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+    return true;
+}
+
 /* Clocks the kernel's vDSO answers itself; the others take the syscall. */
 static bool vdso_clock(int clk)
 {
@@ -85,7 +101,8 @@ void vdso_time_hook(struct task *t, uint64_t pc)
     case VDSO_CLOCK_GETTIME:
     case VDSO_CLOCK_GETTIME64: {
         int clk = (int)arg(t, 0);
-        if (!vdso_clock(clk) || guest_clock_gettime(clk, &s, &ns) < 0)
+        if (!vdso_clock(clk) || (needs_tsc(clk) && tsc_fault(t)) ||
+            guest_clock_gettime(clk, &s, &ns) < 0)
             return;
         bool wide = t->is64 || fn == VDSO_CLOCK_GETTIME64;
         int64_t w[2] = { s, ns };
@@ -106,6 +123,8 @@ void vdso_time_hook(struct task *t, uint64_t pc)
         return;
     }
     case VDSO_GETTIMEOFDAY: {
+        if (arg(t, 0) && tsc_fault(t))
+            return;
         guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &ns);
         uint64_t tv = arg(t, 0), tz = arg(t, 1);
         int64_t w[2] = { s, ns / 1000 };
