@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds everything and runs all tests: unit tests (cmocka) and the
+# differential tests that compare seccomp-emu with the real kernel.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh
+meson test -C build --print-errorlogs "$@"

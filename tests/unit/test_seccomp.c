@@ -1,0 +1,225 @@
+/* The decision rules of both profiles, the entry interfaces, and the seed
+ * patch's /proc/self/seccomp parser.  No native run can check the 2.6.11
+ * profile: these are the hand-written expectations for it (SPEC sections
+ * 1 and 2). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "abi/linux.h"
+#include "emu/cpu.h"
+#include "emu/seccomp.h"
+#include "emu/task.h"
+
+static struct task *new_task(bool is64, enum profile p)
+{
+    static struct task t;
+    cpu_close(&t);
+    memset(&t, 0, sizeof(t));
+    t.personality = is64 ? &abi_x86_64 : &abi_ia32;
+    t.profile = p;
+    t.vendor = VENDOR_INTEL;
+    err_t e = cpu_open(&t, is64);
+    assert_null(e);
+    return &t;
+}
+
+static void disabled_allows_everything(void **state)
+{
+    (void)state;
+    struct task *t = new_task(true, PROFILE_LINUX);
+    assert_true(seccomp_check(t, ENTRY_SYSCALL64, 231).allow);
+    assert_true(seccomp_check(t, ENTRY_INT80, 9999).allow);
+}
+
+static void modern_list_follows_entry(void **state)
+{
+    (void)state;
+    struct task *t = new_task(true, PROFILE_LINUX);
+    seccomp_enter_strict(t);
+    assert_int_equal(t->mode, MODE_STRICT);
+    assert_true(t->tsc_off);
+    const int64_t ok64[] = { 0, 1, 60, 15 }, ok32[] = { 3, 4, 1, 119 };
+    for (int i = 0; i < 4; i++) {
+        assert_true(seccomp_check(t, ENTRY_SYSCALL64, ok64[i]).allow);
+        assert_true(seccomp_check(t, ENTRY_INT80, ok32[i]).allow);
+        assert_true(seccomp_check(t, ENTRY_SYSENTER32, ok32[i]).allow);
+        assert_true(seccomp_check(t, ENTRY_SYSCALL32, ok32[i]).allow);
+    }
+    /* A 64-bit task on int $0x80 meets the ia32 list: 15 is chmod there. */
+    struct verdict v = seccomp_check(t, ENTRY_INT80, 15);
+    assert_false(v.allow);
+    assert_ptr_equal(v.list, &abi_ia32);
+    assert_false(v.cve_2009_0835);
+    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 231).allow);
+    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 157).allow);
+    assert_false(seccomp_check(t, ENTRY_SYSCALL64, -1).allow);
+    /* x32 numbers meet the ia32 list: all fatal, read and write too. */
+    v = seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 1);
+    assert_false(v.allow);
+    assert_ptr_equal(v.list, &abi_ia32);
+    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 0).allow);
+    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 3).allow);
+}
+
+static void seed_list_follows_personality(void **state)
+{
+    (void)state;
+    /* 64-bit task, int $0x80: the x86_64 list, so ia32 0, 1, 60, 15 pass. */
+    struct task *t = new_task(true, PROFILE_2611);
+    seccomp_enter_strict(t);
+    const int64_t holes64[] = { 0, 60, 15 };
+    for (int i = 0; i < 3; i++) {
+        struct verdict v = seccomp_check(t, ENTRY_INT80, holes64[i]);
+        assert_true(v.allow);
+        assert_true(v.cve_2009_0835);
+        assert_ptr_equal(v.list, &abi_x86_64);
+    }
+    struct verdict v = seccomp_check(t, ENTRY_INT80, 1); /* exit in both */
+    assert_true(v.allow);
+    assert_false(v.cve_2009_0835);
+    assert_false(seccomp_check(t, ENTRY_INT80, 4).allow); /* ia32 write: not in 64 list */
+    assert_false(seccomp_check(t, ENTRY_INT80, 3).allow);
+
+    /* 32-bit task reaching the 64-bit entry: the ia32 list, so 64-bit
+     * 3, 4, 1, 119 (close, stat, write, setresgid) pass. */
+    t = new_task(false, PROFILE_2611);
+    seccomp_enter_strict(t);
+    const int64_t holes32[] = { 3, 4, 119 };
+    for (int i = 0; i < 3; i++) {
+        v = seccomp_check(t, ENTRY_SYSCALL64, holes32[i]);
+        assert_true(v.allow);
+        assert_true(v.cve_2009_0835);
+    }
+    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0).allow);
+    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 60).allow);
+    assert_true(seccomp_check(t, ENTRY_INT80, 4).allow);
+}
+
+static void prctl_and_seccomp_entry_errors(void **state)
+{
+    (void)state;
+    struct task *t = new_task(true, PROFILE_LINUX);
+    uint64_t get[6] = { PR_GET_SECCOMP_LINUX };
+    assert_int_equal(seccomp_prctl(t, get), 0);
+    uint64_t bad[6] = { PR_SET_SECCOMP_LINUX, 2 };
+    assert_int_equal(seccomp_prctl(t, bad), -EINVAL_LINUX);
+    assert_int_equal(t->mode, MODE_DISABLED);
+    uint64_t sc_flags[6] = { SECCOMP_SET_MODE_STRICT_LINUX, 1, 0 };
+    assert_int_equal(seccomp_syscall(t, sc_flags), -EINVAL_LINUX);
+    uint64_t sc_args[6] = { SECCOMP_SET_MODE_STRICT_LINUX, 0, 0x1000 };
+    assert_int_equal(seccomp_syscall(t, sc_args), -EINVAL_LINUX);
+    uint64_t sc_unknown[6] = { 7, 0, 0 };
+    assert_int_equal(seccomp_syscall(t, sc_unknown), -EINVAL_LINUX);
+    uint64_t sc_filter[6] = { SECCOMP_SET_MODE_FILTER_LINUX, 0, 0 };
+    assert_int_equal(seccomp_syscall(t, sc_filter), -EFAULT_LINUX);
+    assert_int_equal(t->mode, MODE_DISABLED);
+    uint64_t set[6] = { PR_SET_SECCOMP_LINUX, 1, 0xdeadbeef }; /* third arg ignored */
+    assert_int_equal(seccomp_prctl(t, set), 0);
+    assert_int_equal(t->mode, MODE_STRICT);
+    assert_int_equal(seccomp_prctl(t, get), 1);
+
+    t = new_task(true, PROFILE_LINUX);
+    uint64_t sc_strict[6] = { SECCOMP_SET_MODE_STRICT_LINUX, 0, 0 };
+    assert_int_equal(seccomp_syscall(t, sc_strict), 0);
+    assert_int_equal(t->mode, MODE_STRICT);
+
+    /* 2.6.11: neither interface exists. */
+    t = new_task(true, PROFILE_2611);
+    assert_int_equal(seccomp_prctl(t, set), -EINVAL_LINUX);
+    assert_int_equal(seccomp_prctl(t, get), -EINVAL_LINUX);
+    assert_int_equal(seccomp_syscall(t, sc_strict), -ENOSYS_LINUX);
+    assert_int_equal(t->mode, MODE_DISABLED);
+}
+
+static void proc_parse_seed_rules(void **state)
+{
+    (void)state;
+    unsigned long m;
+    assert_int_equal(seccomp_proc_parse("1", 1, &m), 1);
+    assert_int_equal(m, 1);
+    assert_int_equal(seccomp_proc_parse("1\n", 2, &m), 2);
+    assert_int_equal(seccomp_proc_parse("0x1", 3, &m), 3);
+    assert_int_equal(m, 1);
+    assert_int_equal(seccomp_proc_parse("01", 2, &m), 2);
+    assert_int_equal(m, 1);
+    assert_int_equal(seccomp_proc_parse("1xyz", 4, &m), 1);
+    assert_int_equal(m, 1);
+    assert_int_equal(seccomp_proc_parse("2\n", 2, &m), 2);
+    assert_int_equal(m, 2);
+    assert_int_equal(seccomp_proc_parse("0", 1, &m), 1);
+    assert_int_equal(m, 0);
+    assert_int_equal(seccomp_proc_parse("x", 1, &m), 0);
+    assert_int_equal(seccomp_proc_parse("", 0, &m), 0);
+    assert_int_equal(seccomp_proc_parse("\n", 1, &m), 1); /* the newline alone counts */
+    assert_int_equal(m, 0);
+    /* 2.6's simple_strtoul: lowercase x only; "0X1" is "0" then stop. */
+    assert_int_equal(seccomp_proc_parse("0X1", 3, &m), 1);
+    assert_int_equal(m, 0);
+    /* At most 19 bytes are looked at. */
+    const char *longs = "0000000000000000000000001";
+    assert_int_equal(seccomp_proc_parse(longs, strlen(longs), &m), 19);
+    assert_int_equal(m, 0);
+    /* Octal 08 stops at the 8. */
+    assert_int_equal(seccomp_proc_parse("08", 2, &m), 1);
+    assert_int_equal(m, 0);
+}
+
+static void proc_render_has_nul(void **state)
+{
+    (void)state;
+    char buf[24];
+    assert_int_equal(seccomp_proc_render(0, buf), 3);
+    assert_memory_equal(buf, "0\n\0", 3);
+    assert_int_equal(seccomp_proc_render(1, buf), 3);
+    assert_memory_equal(buf, "1\n\0", 3);
+}
+
+static void proc_write_and_read(void **state)
+{
+    (void)state;
+    struct task *t = new_task(false, PROFILE_2611);
+    uint64_t buf = 0x10000;
+    assert_int_equal(mm_mmap(&t->mm, buf, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX,
+                             MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_FIXED_LINUX),
+                     (int64_t)buf);
+    uint64_t pos = 0;
+    char out[8] = { 0 };
+    assert_int_equal(seccomp_proc_read(t, &pos, buf, 8), 3);
+    assert_true(mm_read(&t->mm, buf, out, 3));
+    assert_memory_equal(out, "0\n\0", 3);
+    assert_int_equal(seccomp_proc_read(t, &pos, buf, 8), 0); /* then EOF */
+
+    assert_true(mm_write(&t->mm, buf, "", 1));
+    assert_int_equal(seccomp_proc_write(t, buf, 0), -EIO_LINUX);
+    assert_true(mm_write(&t->mm, buf, "2\n", 2));
+    assert_int_equal(seccomp_proc_write(t, buf, 2), 2); /* accepted, ignored */
+    assert_int_equal(t->mode, MODE_DISABLED);
+    assert_int_equal(seccomp_proc_write(t, 0x900000, 2), -EFAULT_LINUX);
+    assert_true(mm_write(&t->mm, buf, "1xyz", 4));
+    assert_int_equal(seccomp_proc_write(t, buf, 4), 1);
+    assert_int_equal(t->mode, MODE_STRICT);
+    assert_int_equal(seccomp_proc_write(t, buf, 1), -EPERM_LINUX);
+    pos = 0;
+    assert_int_equal(seccomp_proc_read(t, &pos, buf, 2), 2); /* partial reads advance */
+    assert_int_equal(seccomp_proc_read(t, &pos, buf + 2, 8), 1);
+    assert_true(mm_read(&t->mm, buf, out, 3));
+    assert_memory_equal(out, "1\n\0", 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(disabled_allows_everything),
+        cmocka_unit_test(modern_list_follows_entry),
+        cmocka_unit_test(seed_list_follows_personality),
+        cmocka_unit_test(prctl_and_seccomp_entry_errors),
+        cmocka_unit_test(proc_parse_seed_rules),
+        cmocka_unit_test(proc_render_has_nul),
+        cmocka_unit_test(proc_write_and_read),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
