@@ -8,8 +8,10 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/limits.h"
 #include "emu/run.h"
 #include "emu/seccomp.h"
+#include "emu/signal.h"
 #include "emu/trap.h"
 #include "emu/vdso_time.h"
 #include "loaders/elf.h"
@@ -75,6 +77,7 @@ int main(int argc, char **argv)
     g_option_context_set_summary(ctx, "Run a static i386 or x86_64 Linux program, enforcing "
                                       "seccomp strict mode in the emulator itself.");
     g_option_context_add_main_entries(ctx, options, NULL);
+    g_option_context_add_group(ctx, limits_option_group());
     /* Everything after PROGRAM belongs to the guest. */
     g_option_context_set_strict_posix(ctx, TRUE);
     GError *gerr = NULL;
@@ -114,6 +117,8 @@ int main(int argc, char **argv)
     uint64_t top = stack_top(info.is64), sp, start;
     struct elf_loaded ld;
     if ((e = cpu_open(&t, info.is64)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+    if ((e = signal_setup(&t)) || (e = limits_setup(&t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
     t.mm.mmap_base = top - (128u << 20);

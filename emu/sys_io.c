@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include "abi/linux.h"
+#include "abi/signal_linux.h"
+#include "emu/async.h"
+#include "emu/limits.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
 #include "emu/sys.h"
@@ -49,6 +52,13 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
         return -EFAULT_LINUX;
     if (count > MAX_RW_COUNT_LINUX)
         count = MAX_RW_COUNT_LINUX;
+    if (writing && count) {
+        /* RLIMIT_FSIZE, applied to everything the guest writes. */
+        int64_t allow = limits_output_allow(t, count);
+        if (allow < 0)
+            return -EFBIG_LINUX;
+        count = (uint64_t)allow;
+    }
     struct iovec iov[MAX_HOST_IOV];
     uint64_t covered = 0;
     int n = 0;
@@ -59,6 +69,10 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
             return empty_buffer(t, host, writing);
     }
     ssize_t r;
+    /* A blocking descriptor must still give way to a signal the guest
+     * handles or dies of (SA_RESTART decides on delivery). */
+    if (n > 0 && async_wait(t, host, writing, -1, NULL) < 0)
+        return -ERESTARTSYS_LINUX;
     if (n == 0) {
         char dummy;
         r = writing ? write(host, &dummy, 0) : read(host, &dummy, 0);
@@ -68,6 +82,8 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
         r = writing ? writev(host, iov, n) : readv(host, iov, n);
     if (!writing && r > 0)
         mm_written(&t->mm, buf, (uint64_t)r);
+    if (writing && r > 0)
+        limits_output_done(t, r);
     return host_result(t, r);
 }
 
@@ -140,7 +156,8 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
         return -EINVAL_LINUX;
 
     /* import_iovec: lengths are checked and the total clamped first. */
-    uint64_t total = 0;
+    uint64_t total = 0, budget = writing ? limits_output_left(t) : UINT64_MAX;
+    bool over_budget = false;
     struct iovec host[MAX_HOST_IOV];
     int n = 0;
     bool truncated = false;
@@ -163,6 +180,11 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
             len = MAX_RW_COUNT_LINUX - total;
         if (!access_ok(base, len))
             return -EFAULT_LINUX;
+        if (len > budget - total) {
+            /* RLIMIT_FSIZE: a write stops short at the limit. */
+            len = budget - total;
+            over_budget = true;
+        }
         total += len;
         if (truncated || len == 0)
             continue;
@@ -174,9 +196,15 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
         if (covered < len)
             truncated = true;
     }
+    if (over_budget && total == 0 && limits_output_allow(t, 1) < 0)
+        return -EFBIG_LINUX;
     if (n == 0)
         return total ? empty_buffer(t, g->host, writing) : rw_host(t, g->host, 0, 0, writing, -1);
+    if (async_wait(t, g->host, writing, -1, NULL) < 0)
+        return -ERESTARTSYS_LINUX;
     ssize_t r = writing ? writev(g->host, host, n) : readv(g->host, host, n);
+    if (writing && r > 0)
+        limits_output_done(t, r);
     if (!writing && r > 0) {
         /* The host may have written into code: without the guest address
          * of each piece at hand, drop every translation (readv is rare). */

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "abi/linux.h"
+#include "emu/async.h"
 #include "emu/sys.h"
 #include "emu/timekeeping.h"
 
@@ -117,7 +118,7 @@ SYS(time)
     return t->call_abi->bits == 64 ? s : (int32_t)s;
 }
 
-static int64_t sleep_for(struct task *t, uint64_t ureq, bool wide)
+static int64_t sleep_for(struct task *t, uint64_t ureq, uint64_t urem, bool wide)
 {
     int64_t v[2];
     if (wide) {
@@ -132,13 +133,17 @@ static int64_t sleep_for(struct task *t, uint64_t ureq, bool wide)
     }
     if (v[0] < 0 || v[1] < 0 || v[1] >= 1000000000)
         return -EINVAL_LINUX;
-    struct timespec ts = { (time_t)v[0], (long)v[1] };
-    while (nanosleep(&ts, &ts) != 0)
-        ; /* host signals are the emulator's own business; keep sleeping */
-    return 0;
+    int64_t ns = v[0] > INT64_MAX / 1000000000 - 1 ? INT64_MAX : v[0] * 1000000000 + v[1];
+    int64_t left;
+    /* A signal the guest must see ends the sleep, with the time left. */
+    if (async_wait(t, -1, false, ns, &left) >= 0)
+        return 0;
+    if (urem && !put_timespec(t, urem, left / 1000000000, left % 1000000000, wide))
+        return -EFAULT_LINUX;
+    return -EINTR_LINUX;
 }
 
-SYS(nanosleep) { return sleep_for(t, uarg(t, a[0]), t->call_abi->bits == 64); }
+SYS(nanosleep) { return sleep_for(t, uarg(t, a[0]), uarg(t, a[1]), t->call_abi->bits == 64); }
 
 SYS(clock_nanosleep)
 {
@@ -148,5 +153,5 @@ SYS(clock_nanosleep)
     int r = guest_clock_gettime((int)a[0], &s, &n);
     if (r < 0)
         return r;
-    return sleep_for(t, uarg(t, a[2]), t->call_abi->bits == 64);
+    return sleep_for(t, uarg(t, a[2]), uarg(t, a[3]), t->call_abi->bits == 64);
 }
