@@ -297,7 +297,7 @@ void async_take(struct task *t)
     for (int sig = 1; bits; sig++, bits >>= 1) {
         if (!(bits & 1))
             continue;
-        struct ksiginfo info = { .signo = sig, .code = SI_KERNEL_LINUX };
+        struct ksiginfo info = { .signo = sig, .code = SI_KERNEL_LINUX, .shared = true };
         const char *why = timer_why(sig);
         if (!why) {
             info.code = A.from_code[sig];

@@ -12,8 +12,8 @@
 #include "emu/signal.h"
 #include "emu/task.h"
 
-/* Per-block counting may run ahead of the budget by one translation
- * block (at most 512 instructions in TCG): below this many left, every
+/* Per-block counting stops while a block of up to 512 instructions (TCG's
+ * limit) still fits in the budget; below this many left, every
  * instruction is counted. */
 #define FINAL_STRETCH 1024
 #define BLOCK_CACHE 65536
@@ -60,9 +60,8 @@ static struct {
     int64_t left;
     uint64_t max_insns;
     uc_hook block_hook, insn_hook;
-    bool per_insn;
+    bool per_insn, want_per_insn;
     csh cs;
-    struct block_count *cache;
     char insn_reason[96];
     char timeout_reason[96];
 } L;
@@ -119,13 +118,12 @@ static bool in_kernel_page(struct task *t, uint64_t pc)
     return pc >= t->k.kpage && pc < t->k.kpage + 0x1000;
 }
 
-/* Instructions in the block Unicorn reports by address and byte size,
+static struct block_count block_cache[BLOCK_CACHE];
+
+/* Instructions in a block Unicorn reports by address and byte size,
  * decoded once with Capstone and remembered. */
-static uint32_t block_insns(struct task *t, uint64_t pc, uint32_t size)
+static uint32_t decode_block(struct task *t, uint64_t pc, uint32_t size)
 {
-    struct block_count *b = &L.cache[(pc ^ (pc >> 16)) & (BLOCK_CACHE - 1)];
-    if (b->pc == pc && b->size == size && b->insns)
-        return b->insns;
     uint8_t code[4096];
     uint32_t n = MIN(size, (uint32_t)sizeof(code));
     uint32_t count = 0;
@@ -138,10 +136,18 @@ static uint32_t block_insns(struct task *t, uint64_t pc, uint32_t size)
             count++;
         cs_free(insn, 1);
     }
-    if (!count)
-        count = 1; /* something ran */
-    *b = (struct block_count){ pc, size, count };
-    return count;
+    return count ? count : 1; /* something ran */
+}
+
+static inline uint32_t block_insns(struct task *t, uint64_t pc, uint32_t size)
+{
+    struct block_count *b = &block_cache[(pc ^ (pc >> 12)) & (BLOCK_CACHE - 1)];
+    if (G_LIKELY(b->pc == pc && b->size == size))
+        return b->insns;
+    if (in_kernel_page(t, pc))
+        return 0; /* seccomp-emu's own stubs are not the guest's */
+    *b = (struct block_count){ pc, size, decode_block(t, pc, size) };
+    return b->insns;
 }
 
 static void kill_over_budget(struct task *t)
@@ -152,11 +158,15 @@ static void kill_over_budget(struct task *t)
 static void on_block(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
     struct task *t = user;
-    if (L.per_insn || in_kernel_page(t, pc))
-        return;
-    L.left -= block_insns(t, pc, size);
-    if (L.left < FINAL_STRETCH)
+    int64_t n = block_insns(t, pc, size);
+    if (L.left - n < FINAL_STRETCH) {
+        /* A stop requested here ends the run before the block executes
+         * (measured): it is counted instruction by instruction instead. */
+        L.want_per_insn = true;
         uc_emu_stop(uc);
+        return;
+    }
+    L.left -= n;
 }
 
 static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
@@ -176,7 +186,7 @@ static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 
 err_t limits_before_run(struct task *t)
 {
-    if (!L.counting || L.per_insn || L.left >= FINAL_STRETCH)
+    if (!L.counting || L.per_insn || (!L.want_per_insn && L.left >= FINAL_STRETCH))
         return OK;
     L.per_insn = true;
     err_t e;
@@ -197,7 +207,6 @@ static err_t setup_insn_budget(struct task *t, uint64_t n)
                "killed by SIGKILL: instruction limit of %" PRIu64 " reached (--max-insns)", n);
     if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &L.cs) != CS_ERR_OK)
         return err_new("capstone: cannot open an x86 decoder");
-    L.cache = g_new0(struct block_count, BLOCK_CACHE);
     /* One callback per block executed, none per instruction: the engine
      * keeps most of its speed (see the benchmark in the README). */
     return UC_TRY(uc_hook_add(t->uc, &L.block_hook, UC_HOOK_BLOCK, (void *)on_block, t, 1, 0));

@@ -42,7 +42,9 @@ err_t signal_setup(struct task *t)
     struct sigstate *s = &t->sig;
     memset(s, 0, sizeof(*s));
     s->queue = g_array_new(FALSE, FALSE, sizeof(struct ksiginfo));
-    s->ss_flags = SS_DISABLE_LINUX;
+    /* No alternate stack: size 0; the flags a frame records are 0 until
+     * sigaltstack(2) sets them. */
+    s->ss_flags = 0;
     /* Unicorn starts the FPU zeroed (FCW 0: all exceptions unmasked,
      * single precision); Linux starts every program from fpstate_init. */
     uctx_fpu_reset(t);
@@ -58,11 +60,16 @@ static bool handler_ignored(const struct ksigaction *ka, int sig)
            (ka->handler == SIG_DFL_LINUX && (IGNORE_MASK & SIGMASK_LINUX(sig)));
 }
 
-/* The next signal dequeue_signal() would take: synchronous faults first,
- * then the lowest number; 0 if none. */
-static int next_signal(const struct sigstate *s)
+uint64_t signal_pending_set(const struct sigstate *s)
 {
-    uint64_t x = s->pending & ~s->blocked;
+    return s->pending[0] | s->pending[1];
+}
+
+/* The next signal of one pending set next_signal() would take:
+ * synchronous faults first, then the lowest number; 0 if none. */
+static int next_signal(uint64_t pending, uint64_t blocked)
+{
+    uint64_t x = pending & ~blocked;
     if (!x)
         return 0;
     if (x & SYNCHRONOUS_MASK)
@@ -73,11 +80,72 @@ static int next_signal(const struct sigstate *s)
 bool signal_deliverable(struct task *t)
 {
     struct sigstate *s = &t->sig;
-    uint64_t x = s->pending & ~s->blocked;
+    uint64_t x = signal_pending_set(s) & ~s->blocked;
     for (int sig = 1; x; sig++, x >>= 1)
         if ((x & 1) && !handler_ignored(&s->action[sig], sig))
             return true;
     return false;
+}
+
+/* collect_signal(): the first queued instance of `sig` in one set. */
+static void collect(struct sigstate *s, int sig, bool shared, struct ksiginfo *info)
+{
+    bool found = false, more = false;
+    for (guint i = 0; i < s->queue->len; i++) {
+        struct ksiginfo *q = &g_array_index(s->queue, struct ksiginfo, i);
+        if (q->signo != sig || q->shared != shared)
+            continue;
+        if (!found) {
+            *info = *q;
+            g_array_remove_index(s->queue, i);
+            found = true;
+            i--;
+        } else {
+            more = true;
+            break;
+        }
+    }
+    if (!found)
+        *info = (struct ksiginfo){ .signo = sig, .code = SI_KERNEL_LINUX, .shared = shared };
+    if (!more)
+        s->pending[shared] &= ~SIGMASK_LINUX(sig);
+}
+
+int signal_dequeue(struct task *t, uint64_t allowed, struct ksiginfo *info)
+{
+    struct sigstate *s = &t->sig;
+    uint64_t blocked = ~allowed;
+    /* dequeue_synchronous_signal(): the first fault the thread queued */
+    if (s->pending[0] & allowed & SYNCHRONOUS_MASK) {
+        for (guint i = 0; i < s->queue->len; i++) {
+            const struct ksiginfo *q = &g_array_index(s->queue, struct ksiginfo, i);
+            if (!q->shared && q->code > SI_USER_LINUX && (SIGMASK_LINUX(q->signo) & allowed) &&
+                (SIGMASK_LINUX(q->signo) & SYNCHRONOUS_MASK)) {
+                int sig = q->signo;
+                collect(s, sig, false, info);
+                return sig;
+            }
+        }
+    }
+    int sig = next_signal(s->pending[0], blocked);
+    if (sig) {
+        collect(s, sig, false, info);
+        return sig;
+    }
+    sig = next_signal(s->pending[1], blocked);
+    if (sig)
+        collect(s, sig, true, info);
+    return sig;
+}
+
+void signal_flush(struct task *t, int sig)
+{
+    struct sigstate *s = &t->sig;
+    for (guint i = s->queue->len; i-- > 0;)
+        if (g_array_index(s->queue, struct ksiginfo, i).signo == sig)
+            g_array_remove_index(s->queue, i);
+    s->pending[0] &= ~SIGMASK_LINUX(sig);
+    s->pending[1] &= ~SIGMASK_LINUX(sig);
 }
 
 bool signal_fault_raised(struct task *t) { return t->sig.fault_raised; }
@@ -86,13 +154,14 @@ static void queue(struct task *t, const struct ksiginfo *info)
 {
     struct sigstate *s = &t->sig;
     int sig = info->signo;
-    /* legacy_queue(): a standard signal is pending at most once. */
-    if (sig < SIGRTMIN_LINUX && (s->pending & SIGMASK_LINUX(sig)))
+    bool shared = info->shared;
+    /* legacy_queue(): a standard signal is pending at most once per set. */
+    if (sig < SIGRTMIN_LINUX && (s->pending[shared] & SIGMASK_LINUX(sig)))
         return;
     if (s->queue->len >= MAX_QUEUED && sig >= SIGRTMIN_LINUX)
         return;
     g_array_append_val(s->queue, *info);
-    s->pending |= SIGMASK_LINUX(sig);
+    s->pending[shared] |= SIGMASK_LINUX(sig);
     if (signal_deliverable(t))
         uc_emu_stop(t->uc);
 }
@@ -127,7 +196,8 @@ void signal_post(struct task *t, int sig)
 
 void signal_kernel(struct task *t, int sig, const char *why)
 {
-    struct ksiginfo info = { .signo = sig, .code = SI_KERNEL_LINUX };
+    /* timers and RLIMIT_CPU signal the process (PIDTYPE_TGID) */
+    struct ksiginfo info = { .signo = sig, .code = SI_KERNEL_LINUX, .shared = true };
     signal_send(t, &info, why);
 }
 
@@ -264,30 +334,6 @@ static char *death_reason(int sig, const struct ksiginfo *info)
     return g_strdup_printf("killed by %s", name);
 }
 
-/* collect_signal(): the first queued instance of `sig`. */
-static struct ksiginfo dequeue(struct sigstate *s, int sig)
-{
-    struct ksiginfo info = { .signo = sig, .code = SI_KERNEL_LINUX };
-    bool more = false, found = false;
-    for (guint i = 0; i < s->queue->len; i++) {
-        struct ksiginfo *q = &g_array_index(s->queue, struct ksiginfo, i);
-        if (q->signo != sig)
-            continue;
-        if (!found) {
-            info = *q;
-            g_array_remove_index(s->queue, i);
-            found = true;
-            i--;
-        } else {
-            more = true;
-            break;
-        }
-    }
-    if (!more)
-        s->pending &= ~SIGMASK_LINUX(sig);
-    return info;
-}
-
 /* The interrupted call's result, as the frame or the resumed code sees
  * it: restarted (ip back on the call, ax the number again) or -EINTR. */
 static void fix_restart(struct task *t, struct uctx *r, const struct ksigaction *ka)
@@ -365,10 +411,10 @@ static bool deliver(struct task *t, struct uctx *regs, bool restart_pending, boo
     /* Each frame blocks at least its own signal unless SA_NODEFER; the
      * bound only stops a NODEFER flood from filling the stack forever. */
     for (int rounds = 0; rounds < 4 * NSIG_LINUX_ALL; rounds++) {
-        int sig = next_signal(s);
+        struct ksiginfo info;
+        int sig = signal_dequeue(t, ~s->blocked, &info);
         if (!sig)
             break;
-        struct ksiginfo info = dequeue(s, sig);
         const struct ksigaction *ka = &s->action[sig];
         if (ka->handler == SIG_IGN_LINUX)
             continue;

@@ -63,6 +63,14 @@ void signal_set_return_context(struct task *t, const struct uctx *c);
  * never be blocked). */
 void signal_set_blocked(struct task *t, uint64_t mask);
 
+/* Take the next pending signal among `allowed` as dequeue_signal() does:
+ * the thread's faults, then its own set, then the process's; 0 if none. */
+int signal_dequeue(struct task *t, uint64_t allowed, struct ksiginfo *info);
+/* Drop every pending instance of `sig` (an action set to ignore). */
+void signal_flush(struct task *t, int sig);
+/* Both pending sets. */
+uint64_t signal_pending_set(const struct sigstate *s);
+
 const char *signal_name(int sig);
 
 #define SIGMASK_LINUX(sig) (1ull << ((sig) - 1))

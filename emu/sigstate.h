@@ -26,6 +26,7 @@ struct ksiginfo {
     uint8_t raw[128];
     /* Not siginfo: what the fault leaves in thread.trap_nr/error_code/cr2. */
     const char *why; /* static text for the stderr line of a death */
+    bool shared;     /* queued on the process, not the thread */
     bool is_fault;
     int trapno;
     uint64_t err, cr2;
@@ -40,9 +41,12 @@ struct ksigaction {
 
 struct sigstate {
     struct ksigaction action[NSIG_LINUX_ALL + 1];
-    uint64_t blocked; /* bit sig-1 */
-    uint64_t pending; /* bit sig-1: at least one queued */
-    GArray *queue;    /* struct ksiginfo, in arrival order */
+    uint64_t blocked;    /* bit sig-1 */
+    /* Linux keeps two pending sets: the thread's own (tkill, tgkill,
+     * faults: private) and the process's (kill, timers: shared).  Each
+     * holds a standard signal at most once, so one of each can wait. */
+    uint64_t pending[2]; /* bit sig-1: at least one queued */
+    GArray *queue;       /* struct ksiginfo, in arrival order */
 
     uint64_t ss_sp, ss_size; /* sigaltstack */
     uint32_t ss_flags;

@@ -59,12 +59,8 @@ static int64_t do_sigaction(struct task *t, int64_t sig, const struct ksigaction
                        (ka->handler == SIG_DFL_LINUX &&
                         (sig == SIGCHLD_LINUX || sig == SIGCONT_LINUX || sig == SIGURG_LINUX ||
                          sig == SIGWINCH_LINUX));
-        if (ignored && (s->pending & SIGMASK_LINUX(sig))) {
-            for (guint i = s->queue->len; i-- > 0;)
-                if (g_array_index(s->queue, struct ksiginfo, i).signo == sig)
-                    g_array_remove_index(s->queue, i);
-            s->pending &= ~SIGMASK_LINUX(sig);
-        }
+        if (ignored)
+            signal_flush(t, (int)sig);
     }
     return 0;
 }
@@ -197,13 +193,13 @@ SYS(rt_sigpending)
 {
     if (a[1] > 8)
         return -EINVAL_LINUX;
-    uint64_t set = t->sig.pending & t->sig.blocked;
+    uint64_t set = signal_pending_set(&t->sig) & t->sig.blocked;
     return mm_write(&t->mm, uptr(t, a[0]), &set, (size_t)a[1]) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(sigpending)
 {
-    uint32_t set = (uint32_t)(t->sig.pending & t->sig.blocked);
+    uint32_t set = (uint32_t)(signal_pending_set(&t->sig) & t->sig.blocked);
     return mm_write(&t->mm, uptr(t, a[0]), &set, 4) ? 0 : -EFAULT_LINUX;
 }
 
@@ -242,29 +238,9 @@ SYS(pause)
     return -ERESTARTNOHAND_LINUX;
 }
 
-/* The first pending signal of `set`, dequeued as delivery would; 0 if none. */
 static int take_from(struct task *t, uint64_t set, struct ksiginfo *info)
 {
-    struct sigstate *s = &t->sig;
-    uint64_t x = s->pending & set;
-    if (!x)
-        return 0;
-    int sig = __builtin_ctzll(x) + 1;
-    for (guint i = 0; i < s->queue->len; i++) {
-        struct ksiginfo *q = &g_array_index(s->queue, struct ksiginfo, i);
-        if (q->signo != sig)
-            continue;
-        *info = *q;
-        g_array_remove_index(s->queue, i);
-        break;
-    }
-    bool more = false;
-    for (guint i = 0; i < s->queue->len; i++)
-        if (g_array_index(s->queue, struct ksiginfo, i).signo == sig)
-            more = true;
-    if (!more)
-        s->pending &= ~SIGMASK_LINUX(sig);
-    return sig;
+    return signal_dequeue(t, set, info);
 }
 
 SYS(rt_sigtimedwait)
@@ -321,12 +297,12 @@ SYS(rt_sigtimedwait)
 
 /* ---- sending ---- */
 
-static int64_t send_self(struct task *t, int64_t sig, int code)
+static int64_t send_self(struct task *t, int64_t sig, int code, bool shared)
 {
     if (sig == 0)
         return 0;
     struct ksiginfo info = { .signo = (int)sig, .code = code, .pid = (int32_t)getpid(),
-                             .uid = (uint32_t)getuid() };
+                             .uid = (uint32_t)getuid(), .shared = shared };
     signal_send(t, &info, NULL);
     return 0;
 }
@@ -341,7 +317,7 @@ SYS(kill)
         return -ESRCH_LINUX;
     if (sig < 0 || sig > NSIG_LINUX_ALL)
         return -EINVAL_LINUX;
-    return send_self(t, sig, SI_USER_LINUX);
+    return send_self(t, sig, SI_USER_LINUX, true);
 }
 
 SYS(tkill)
@@ -354,7 +330,7 @@ SYS(tkill)
         return -ESRCH_LINUX;
     if (sig < 0 || sig > NSIG_LINUX_ALL)
         return -EINVAL_LINUX;
-    return send_self(t, sig, SI_TKILL_LINUX);
+    return send_self(t, sig, SI_TKILL_LINUX, false);
 }
 
 SYS(tgkill)
@@ -367,12 +343,13 @@ SYS(tgkill)
         return -ESRCH_LINUX;
     if (sig < 0 || sig > NSIG_LINUX_ALL)
         return -EINVAL_LINUX;
-    return send_self(t, sig, SI_TKILL_LINUX);
+    return send_self(t, sig, SI_TKILL_LINUX, false);
 }
 
 static int64_t queue_info(struct task *t, int32_t tgid, int32_t pid, int64_t sig, uint64_t uinfo)
 {
-    struct ksiginfo info = { .signo = (int)sig, .raw_valid = true };
+    /* rt_sigqueueinfo signals the process, rt_tgsigqueueinfo the thread */
+    struct ksiginfo info = { .signo = (int)sig, .raw_valid = true, .shared = tgid == 0 };
     if (!mm_read(&t->mm, uptr(t, uinfo), info.raw, sizeof(info.raw)))
         return -EFAULT_LINUX;
     memcpy(&info.code, info.raw + 8, 4);
@@ -482,10 +459,12 @@ static int64_t do_sigreturn(struct task *t, bool rt)
         return 0;
     }
     signal_set_blocked(t, out.mask);
-    /* restore_altstack(): as sigaltstack(2) would, errors ignored; the
-     * restored stack pointer decides whether it is in use. */
+    /* restore_altstack(): as sigaltstack(2) would, errors ignored.  The
+     * kernel judges "in use" by the handler's stack pointer at the call
+     * (measured: a handler that re-registered the stack it runs on keeps
+     * its own settings). */
     if (out.has_ss)
-        (void)do_sigaltstack(t, &out.ss, NULL, out.regs.r[UR_SP]);
+        (void)do_sigaltstack(t, &out.ss, NULL, cur.r[UR_SP]);
     signal_set_return_context(t, &out.regs);
     return (int64_t)out.regs.r[UR_AX];
 }

@@ -7,7 +7,9 @@
 #ifndef TESTS_SIGNALS_SIGTEST_H
 #define TESTS_SIGNALS_SIGTEST_H
 
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>

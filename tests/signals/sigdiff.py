@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Run a guest natively and under seccomp-emu; compare stdout and how each
+ended (exit code, or the signal that killed it).
+
+    sigdiff.py --emu EMU [options] -- PROGRAM [ARG...]
+
+The real kernel is the judge.  Native children get RLIMIT_CORE 0 (a core
+file is nobody's business here) and the same rlimits the emulator is told
+to impose with --emu-arg; the core-dump bit of the wait status is not
+compared, only the signal number.  With --no-native the emulated run is
+checked against --expect-status/--expect-stdout instead (for what no native
+run can judge).  Exit 0 if all agree, 1 if not, 2 on a usage error.
+
+(tools/seccomp-emu-diff, in another branch, is the project's general
+runner; this one adds what the signal tests need: rlimits on the native
+side, a blocking or reader-less stdin, stdout to a regular file, a host
+signal sent once the guest says it is ready, and a bound on the emulator's
+own memory.)
+"""
+import argparse
+import os
+import re
+import resource
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+RLIMITS = {
+    'cpu': resource.RLIMIT_CPU,
+    'as': resource.RLIMIT_AS,
+    'fsize': resource.RLIMIT_FSIZE,
+    'stack': resource.RLIMIT_STACK,
+}
+
+
+def describe(status):
+    if status is None:
+        return 'hang (killed by the runner)'
+    if os.WIFEXITED(status):
+        return 'exit %d' % os.WEXITSTATUS(status)
+    if os.WIFSIGNALED(status):
+        n = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(n).name
+        except ValueError:
+            name = 'SIGRTMIN+%d' % (n - signal.SIGRTMIN)
+        return 'signal %d (%s)' % (n, name)
+    return 'status %#x' % status
+
+
+def parse_rlimit(text):
+    name, _, value = text.partition('=')
+    soft, _, hard = value.partition(':')
+    return RLIMITS[name], int(soft), int(hard or soft)
+
+
+class Run:
+    def __init__(self, label, argv, args, rlimits):
+        self.label, self.argv, self.args, self.rlimits = label, argv, args, rlimits
+        self.stdout = b''
+        self.stderr = b''
+        self.status = None
+        self.maxrss_kb = 0
+
+    def start(self):
+        a = self.args
+        self.tmp = None
+        keep = []
+        if a.stdin == 'null':
+            stdin = subprocess.DEVNULL
+        elif a.stdin == 'pipe':
+            # A reader that blocks: the write end stays open, nothing comes.
+            r, w = os.pipe()
+            stdin, self.hold = r, w
+            keep.append(r)
+        elif a.stdin == 'noreader':
+            # fd 0 is a write end whose read end is closed: EPIPE.
+            r, w = os.pipe()
+            os.close(r)
+            stdin = w
+            keep.append(w)
+        if a.stdout_file:
+            self.tmp = tempfile.TemporaryFile()
+            stdout = self.tmp
+        else:
+            stdout = subprocess.PIPE
+
+        def child():
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            for res, soft, hard in self.rlimits:
+                resource.setrlimit(res, (soft, hard))
+            os.setsid()
+
+        self.t0 = time.monotonic()
+        self.proc = subprocess.Popen(self.argv, stdin=stdin, stdout=stdout,
+                                     stderr=subprocess.PIPE, env={}, preexec_fn=child,
+                                     close_fds=True)
+        for fd in keep:
+            os.close(fd)
+
+    def finish(self):
+        a = self.args
+        deadline = self.t0 + a.timeout
+        out = []
+        err = []
+        streams = {self.proc.stderr: err}
+        if self.proc.stdout:
+            streams[self.proc.stdout] = out
+        sent = False
+        while streams:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ready, _, _ = select.select(list(streams), [], [], min(left, 0.1))
+            for f in ready:
+                chunk = os.read(f.fileno(), 65536)
+                if not chunk:
+                    del streams[f]
+                    continue
+                streams[f].append(chunk)
+            if a.send and not sent and b'ready\n' in b''.join(out):
+                time.sleep(a.send_delay)
+                os.kill(self.proc.pid, signal.Signals[a.send])
+                sent = True
+        _, status, ru = self.wait_bounded(deadline)
+        self.status = status
+        if ru:
+            self.maxrss_kb = ru.ru_maxrss
+        if hasattr(self, 'hold'):
+            os.close(self.hold)
+        self.stdout = b''.join(out)
+        self.stderr = b''.join(err)
+        if self.tmp:
+            self.tmp.seek(0)
+            self.stdout = self.tmp.read()
+
+    def wait_bounded(self, deadline):
+        while time.monotonic() < deadline:
+            pid, status, ru = os.wait4(self.proc.pid, os.WNOHANG)
+            if pid:
+                return pid, status, ru
+            time.sleep(0.05)
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        os.wait4(self.proc.pid, 0)
+        return self.proc.pid, None, None
+
+
+def outcome(status):
+    """What is compared: the exit code or the signal, not the core bit."""
+    if status is None:
+        return ('hang',)
+    if os.WIFSIGNALED(status):
+        return ('signal', os.WTERMSIG(status))
+    return ('exit', os.WEXITSTATUS(status))
+
+
+def parse_expected(text):
+    m = re.fullmatch(r'exit (\d+)', text)
+    if m:
+        return ('exit', int(m.group(1)))
+    m = re.fullmatch(r'signal (\w+)', text)
+    if m:
+        v = m.group(1)
+        return ('signal', int(v) if v.isdigit() else int(signal.Signals[v]))
+    raise SystemExit('sigdiff: bad --expect-status %r' % text)
+
+
+def show(run):
+    sys.stdout.write('--- %s: %s\n' % (run.label, describe(run.status)))
+    sys.stdout.write(run.stdout.decode(errors='replace'))
+    if run.stderr:
+        sys.stdout.write('--- %s stderr:\n%s' % (run.label, run.stderr.decode(errors='replace')))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument('--emu', required=True)
+    p.add_argument('--emu-arg', action='append', default=[])
+    p.add_argument('--native-rlimit', action='append', default=[],
+                   help='NAME=SOFT[:HARD] for the native run (cpu, as, fsize, stack)')
+    p.add_argument('--stdin', choices=['null', 'pipe', 'noreader'], default='null')
+    p.add_argument('--stdout-file', action='store_true')
+    p.add_argument('--compare-stderr', action='store_true')
+    p.add_argument('--send', help='host signal (e.g. SIGINT) once the guest prints "ready"')
+    p.add_argument('--send-delay', type=float, default=0.2)
+    p.add_argument('--no-native', action='store_true')
+    p.add_argument('--expect-status')
+    p.add_argument('--expect-stdout')
+    p.add_argument('--stderr-match', help='regex the emulator stderr must match (not --quiet)')
+    p.add_argument('--max-rss-mb', type=int, help='bound on the emulator peak RSS')
+    p.add_argument('--timeout', type=float, default=60)
+    p.add_argument('cmd', nargs='+')
+    a = p.parse_args()
+
+    quiet = [] if a.stderr_match else ['--quiet']
+    emu_argv = [a.emu] + a.emu_arg + quiet + a.cmd
+    runs = []
+    if not a.no_native:
+        runs.append(Run('native', a.cmd, a, [parse_rlimit(r) for r in a.native_rlimit]))
+    emu = Run('seccomp-emu', emu_argv, a, [])
+    runs.append(emu)
+    # One after the other: timing-dependent guests must not compete for CPU.
+    for r in runs:
+        r.start()
+        r.finish()
+
+    ok = True
+    why = []
+    if a.no_native:
+        if a.expect_status and outcome(emu.status) != parse_expected(a.expect_status):
+            ok = False
+            why.append('status: expected %s' % a.expect_status)
+        if a.expect_stdout is not None and emu.stdout.decode() != a.expect_stdout.replace('\\n', '\n'):
+            ok = False
+            why.append('stdout differs from the expectation')
+    else:
+        nat = runs[0]
+        if outcome(nat.status) != outcome(emu.status):
+            ok = False
+            why.append('status differs')
+        if nat.stdout != emu.stdout:
+            ok = False
+            why.append('stdout differs')
+        if a.compare_stderr and nat.stderr != emu.stderr:
+            ok = False
+            why.append('stderr differs')
+    if a.stderr_match and not re.search(a.stderr_match, emu.stderr.decode(errors='replace')):
+        ok = False
+        why.append('emulator stderr does not match %r' % a.stderr_match)
+    if a.max_rss_mb and emu.maxrss_kb > a.max_rss_mb * 1024:
+        ok = False
+        why.append('emulator peak RSS %d MiB above %d MiB' % (emu.maxrss_kb // 1024, a.max_rss_mb))
+    for r in runs:
+        show(r)
+    if not ok:
+        sys.stdout.write('FAIL: %s\n' % '; '.join(why))
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
