@@ -191,9 +191,7 @@ err_t limits_before_run(struct task *t)
     L.per_insn = true;
     err_t e;
     if ((e = UC_TRY(uc_hook_del(t->uc, L.block_hook))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &L.insn_hook, UC_HOOK_CODE, (void *)on_insn, t, 1, 0))) ||
-        /* Translated blocks carry their hooks: translate them again. */
-        (e = UC_TRY(uc_ctl_flush_tb(t->uc))))
+        (e = UC_TRY(uc_hook_add(t->uc, &L.insn_hook, UC_HOOK_CODE, (void *)on_insn, t, 1, 0))))
         return e;
     return OK;
 }

@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     {
         /* i386: the rt frame's rt_sigreturn is not allowed: SIGKILL */
         on(SIGALRM, tick_info, 0);
-        alarm(1);
+        set_timer(ITIMER_REAL, 100000, 0);
         enter_strict();
         spin_until(&fired);
         say("strict: back from an SA_SIGINFO handler\n");
@@ -93,13 +93,13 @@ int main(int argc, char **argv)
     }
     CASE("alarm-default")
     {
-        alarm(1);
+        set_timer(ITIMER_REAL, 100000, 0);
         spin_until(&fired);
         return 0;
     }
     CASE("alarm-default-strict")
     {
-        alarm(1);
+        set_timer(ITIMER_REAL, 100000, 0);
         enter_strict();
         spin_until(&fired);
         sys_exit(0);
