@@ -39,6 +39,8 @@ static struct {
     _Atomic uint64_t posted;    /* guest signals waiting for async_take */
     _Atomic int kill;           /* enum kill_event */
     _Atomic bool rekick;
+    _Atomic bool in_io;      /* the main thread is in a host read or write */
+    pthread_t main_thread;
     _Atomic uint64_t cpu_soft_now; /* RLIMIT_CPU's soft limit after a SIGXCPU, +1 */
     /* Who sent a forwarded signal (written by the host handler). */
     volatile sig_atomic_t from_code[NSIG_LINUX_ALL + 1], from_pid[NSIG_LINUX_ALL + 1],
@@ -132,6 +134,13 @@ static void on_host_signal(int hsig, siginfo_t *si, void *uctx)
     errno = saved;
 }
 
+/* SIGURG interrupts the main thread's blocking read or write (EINTR): no
+ * handler work, and no SA_RESTART.  POSIX, ignored by default, and never
+ * raised otherwise for the descriptors seccomp-emu holds. */
+#define INTERRUPT_SIGNAL SIGURG
+
+static void on_interrupt(int sig) { (void)sig; }
+
 static int ms_until(int64_t ns)
 {
     if (ns <= 0)
@@ -198,6 +207,10 @@ static int check_timers(void)
     g_mutex_unlock(&A.lock);
     if (atomic_load(&A.posted) || atomic_load(&A.kill) || atomic_exchange(&A.rekick, false)) {
         kick();
+        /* Repeated until taken: a kick or interrupt that lands just before
+         * the engine starts or the call blocks is lost. */
+        if (atomic_load(&A.in_io))
+            pthread_kill(A.main_thread, INTERRUPT_SIGNAL);
         wait = MIN(wait, KICK_RETRY_MS);
     }
     return wait;
@@ -245,6 +258,13 @@ err_t async_start(struct task *t)
         if (sigaction(forwarded[i].host, &sa, NULL) != 0)
             return err_new("sigaction(%d): %s", forwarded[i].host, g_strerror(errno));
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(INTERRUPT_SIGNAL, &sa, NULL) != 0)
+        return err_new("sigaction(SIGURG): %s", g_strerror(errno));
+    A.main_thread = pthread_self();
     GError *gerr = NULL;
     A.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
     if (!A.thread) {
@@ -279,6 +299,12 @@ static const char *timer_why(int sig)
 
 void async_take(struct task *t)
 {
+    /* The common case, on every blocking call: nothing posted, no system
+     * call spent. */
+    if (!atomic_load_explicit(&A.posted, memory_order_relaxed) &&
+        !atomic_load_explicit(&A.kill, memory_order_relaxed) &&
+        !atomic_load_explicit(&A.cpu_soft_now, memory_order_relaxed))
+        return;
     if (A.wake[0] >= 0)
         drain(A.wake[0]);
     uint64_t soft = atomic_exchange(&A.cpu_soft_now, 0);
@@ -306,6 +332,24 @@ void async_take(struct task *t)
         }
         signal_send(t, &info, why);
     }
+}
+
+/* Relaxed: the timer thread keeps interrupting every millisecond while
+ * something is posted, so an ordering race only delays, never loses. */
+bool async_io_begin(struct task *t)
+{
+    atomic_store_explicit(&A.in_io, true, memory_order_relaxed);
+    async_take(t);
+    if (t->state != TASK_RUNNING || signal_deliverable(t)) {
+        atomic_store_explicit(&A.in_io, false, memory_order_relaxed);
+        return false;
+    }
+    return true;
+}
+
+void async_io_end(void)
+{
+    atomic_store_explicit(&A.in_io, false, memory_order_relaxed);
 }
 
 int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left)

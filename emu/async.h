@@ -4,9 +4,9 @@
  * SIGHUP, SIGQUIT).  A timer thread watches the clocks and stops the
  * engine with uc_emu_stop(), so a guest spinning without system calls
  * still gets its signal within a millisecond or two; no per-instruction
- * hook is involved.  Blocking reads, writes and sleeps wait with poll()
- * on a wake-up pipe as well, so that they give way to a signal the guest
- * must see. */
+ * hook is involved.  Blocking reads and writes are interrupted by a host
+ * signal to the main thread, sleeps wait with poll() on a wake-up pipe,
+ * so that they give way to a signal the guest must see. */
 #ifndef EMU_ASYNC_H
 #define EMU_ASYNC_H
 
@@ -26,6 +26,13 @@ void async_take(struct task *t);
 /* Ask for another engine stop soon (the signal could not be delivered at
  * this stop). */
 void async_rekick(void);
+
+/* Around a host read or write that may block: begin answers false when a
+ * signal the guest must see is already there (the call is not made);
+ * while the call runs, the timer thread interrupts it (EINTR) as soon as
+ * something is posted. */
+bool async_io_begin(struct task *t);
+void async_io_end(void);
 
 /* Wait until `fd` is ready (readable, or writable if `writing`; fd < 0: no
  * descriptor), `timeout_ns` passes (< 0: no timeout), or a signal becomes

@@ -69,17 +69,26 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
             return empty_buffer(t, host, writing);
     }
     ssize_t r;
-    /* A blocking descriptor must still give way to a signal the guest
-     * handles or dies of (SA_RESTART decides on delivery). */
-    if (n > 0 && async_wait(t, host, writing, -1, NULL) < 0)
-        return -ERESTARTSYS_LINUX;
     if (n == 0) {
         char dummy;
         r = writing ? write(host, &dummy, 0) : read(host, &dummy, 0);
-    } else if (offset >= 0)
-        r = writing ? pwritev(host, iov, n, offset) : preadv(host, iov, n, offset);
-    else
-        r = writing ? writev(host, iov, n) : readv(host, iov, n);
+    } else {
+        /* A blocking descriptor must still give way to a signal the guest
+         * handles or dies of (SA_RESTART decides on delivery). */
+        for (;;) {
+            if (!async_io_begin(t))
+                return -ERESTARTSYS_LINUX;
+            if (offset >= 0)
+                r = writing ? pwritev(host, iov, n, offset) : preadv(host, iov, n, offset);
+            else
+                r = writing ? writev(host, iov, n) : readv(host, iov, n);
+            int err = errno;
+            async_io_end();
+            errno = err;
+            if (!(r < 0 && err == EINTR))
+                break;
+        }
+    }
     if (!writing && r > 0)
         mm_written(&t->mm, buf, (uint64_t)r);
     if (writing && r > 0)
@@ -200,9 +209,17 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
         return -EFBIG_LINUX;
     if (n == 0)
         return total ? empty_buffer(t, g->host, writing) : rw_host(t, g->host, 0, 0, writing, -1);
-    if (async_wait(t, g->host, writing, -1, NULL) < 0)
-        return -ERESTARTSYS_LINUX;
-    ssize_t r = writing ? writev(g->host, host, n) : readv(g->host, host, n);
+    ssize_t r;
+    for (;;) {
+        if (!async_io_begin(t))
+            return -ERESTARTSYS_LINUX;
+        r = writing ? writev(g->host, host, n) : readv(g->host, host, n);
+        int err = errno;
+        async_io_end();
+        errno = err;
+        if (!(r < 0 && err == EINTR))
+            break;
+    }
     if (writing && r > 0)
         limits_output_done(t, r);
     if (!writing && r > 0) {

@@ -98,6 +98,7 @@ class Run:
         self.proc = subprocess.Popen(self.argv, stdin=stdin, stdout=stdout,
                                      stderr=subprocess.PIPE, env={}, preexec_fn=child,
                                      close_fds=True)
+        LIVE.append(self.proc)
         for fd in keep:
             os.close(fd)
 
@@ -175,7 +176,23 @@ def show(run):
         sys.stdout.write('--- %s stderr:\n%s' % (run.label, run.stderr.decode(errors='replace')))
 
 
+LIVE = []
+
+
+def on_term(signum, frame):
+    """meson's own timeout sends SIGTERM: the guests (each in its own
+    session) must not outlive the runner."""
+    for proc in LIVE:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    os._exit(128 + signum)
+
+
 def main():
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)
     p = argparse.ArgumentParser()
     p.add_argument('--emu', required=True)
     p.add_argument('--emu-arg', action='append', default=[])
