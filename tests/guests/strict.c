@@ -75,6 +75,11 @@ int guest_main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
 
+    if (str_eq(c, "nostrict")) {       /* never enters strict itself: for */
+        sys3(NR_(write), 1, (long)msg, sizeof msg - 1);   /* seccomp-emu --strict */
+        put_kv("getpid > 0", sys3(NR_(getpid), 0, 0, 0) > 0);
+        return 0;
+    }
     if (str_eq(c, "rw")) {             /* read and write are allowed */
         long n;
         put_kv("enter strict", enter_strict());
