@@ -653,5 +653,30 @@ int main(int argc, char **argv)
                    CAPTURE_MAX);
     printf("RESULT: %s\n", ok ? "agree" : "DIFFER");
     fflush(stdout);
+
+    /* Free everything, so a sanitizer build of the tool runs clean. */
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++) {
+            if (runs[i].buf[k])
+                g_string_free(runs[i].buf[k], TRUE);
+            if (expect.buf[k] && i == 0)
+                g_string_free(expect.buf[k], TRUE);
+        }
+    g_free(ns);
+    g_free(es);
+    g_free(cmd);
+    g_free(cpu_arg);
+    g_ptr_array_free(ev, TRUE);
+    g_option_context_free(ctx);
+    g_free(opt_emu);
+    g_free(opt_stdin);
+    g_free(opt_cpu);
+    g_free(opt_trace_file);
+    g_free(opt_expect_status);
+    g_free(opt_expect_stdout);
+    g_free(opt_expect_stderr);
+    g_strfreev(opt_emu_args);
+    if (trace && trace != stderr)
+        fclose(trace);
     return ok ? 0 : 1;
 }
