@@ -45,7 +45,6 @@ typedef struct {
 
 static gchar *opt_emu, *opt_stdin, *opt_cpu, *opt_trace_file;
 static gchar **opt_emu_args;
-static gboolean opt_trace;
 static gint opt_timeout = 30;
 static gchar *opt_expect_status, *opt_expect_stdout, *opt_expect_stderr;
 static FILE *trace;
@@ -65,19 +64,11 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
-static gboolean parse_trace(const gchar *name, const gchar *value, gpointer data,
-                            GError **error)
-{
-    (void)name, (void)data, (void)error;
-    opt_trace = TRUE;
-    g_free(opt_trace_file);
-    opt_trace_file = value && strcmp(value, "-") != 0 ? g_strdup(value) : NULL;
-    return TRUE;
-}
-
-/* GOption lets an optional argument swallow the next word ("--trace PROG"
- * would trace into PROG), so a bare --trace is rewritten to --trace=- first.
- * Only the option part of argv is scanned: it ends at PROGRAM or "--". */
+/* --trace takes an optional value, which GOption can only do through a
+ * callback that would also let it swallow the next word ("--trace PROG"
+ * would trace into PROG).  So --trace is a plain FILENAME option and a bare
+ * --trace is rewritten to --trace=- (stderr) first.  Only the option part
+ * of argv is scanned: it ends at PROGRAM or "--". */
 static void fix_bare_trace(int argc, char **argv)
 {
     static const char *with_value[] = { "--emu", "--stdin", "--emu-arg", "--cpu",
@@ -541,8 +532,8 @@ int main(int argc, char **argv)
           "Pass --cpu=VENDOR to the emulator (intel, amd, host)", "VENDOR" },
         { "timeout", 0, 0, G_OPTION_ARG_INT, &opt_timeout,
           "Kill both runs after this long and report a hang (default 30)", "SECONDS" },
-        { "trace", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (void *)parse_trace,
-          "Log commands and full outputs to F (default, or -: stderr)", "F" },
+        { "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace_file,
+          "Log commands and full outputs to F (bare --trace, or -: stderr)", "F" },
         { "expect-status", 0, 0, G_OPTION_ARG_STRING, &opt_expect_status,
           "Skip the native run; expect this status (\"exit N\", \"signal SIGKILL\")", "STATUS" },
         { "expect-stdout", 0, 0, G_OPTION_ARG_FILENAME, &opt_expect_stdout,
@@ -574,8 +565,8 @@ int main(int argc, char **argv)
         die_usage(ctx, "--expect-stdout/--expect-stderr need --expect-status");
     if (opt_expect_status && !parse_expected_status(opt_expect_status, &expected_status))
         die_usage(ctx, "bad --expect-status (try \"exit 0\" or \"signal SIGKILL\")");
-    if (opt_trace) {
-        trace = opt_trace_file ? fopen(opt_trace_file, "w") : stderr;
+    if (opt_trace_file) {
+        trace = strcmp(opt_trace_file, "-") != 0 ? fopen(opt_trace_file, "w") : stderr;
         if (!trace) {
             fprintf(stderr, "seccomp-emu-diff: %s: %s\n", opt_trace_file, g_strerror(errno));
             return 2;
