@@ -11,7 +11,9 @@
  *
  * Exit: 0 all agree, 1 something differs (a hang counts), 2 usage or spawn
  * error.  Linux-only (fork/execve, process groups, /proc/self/exe). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <glib.h>
 #include <glib-unix.h>
 #include <errno.h>

@@ -15,6 +15,7 @@
 #define NR_munmap_X86_64_LINUX       11
 #define NR_rt_sigreturn_X86_64_LINUX 15
 #define NR_getpid_X86_64_LINUX       39
+#define NR_socket_X86_64_LINUX       41
 #define NR_exit_X86_64_LINUX         60
 #define NR_prctl_X86_64_LINUX       157
 #define NR_exit_group_X86_64_LINUX  231
@@ -38,6 +39,7 @@
 #define NR_exit_group_I386_LINUX    252
 #define NR_openat_I386_LINUX        295
 #define NR_seccomp_I386_LINUX       354
+#define NR_socket_I386_LINUX        359
 
 #define PR_GET_SECCOMP_LINUX          21
 #define PR_SET_SECCOMP_LINUX          22
