@@ -82,6 +82,8 @@ int guest_main(int argc, char **argv)
 
     if (str_eq(c, "sysenter_write"))
         return run_entry(1, "write");
+    if (str_eq(c, "sysenter_read"))
+        return run_entry(1, "read");
     if (str_eq(c, "sysenter_getpid"))
         return run_entry(1, "getpid");
     if (str_eq(c, "syscall32_write"))
