@@ -8,6 +8,7 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/host_tune.h"
 #include "emu/run.h"
 #include "emu/seccomp.h"
 #include "emu/trap.h"
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
 
     uint64_t top = stack_top(info.is64), sp, start;
     struct elf_loaded ld;
-    if ((e = cpu_open(&t, info.is64)))
+    if ((e = host_tune_memory()) || (e = cpu_open(&t, info.is64)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
     t.mm.mmap_base = top - (128u << 20);
