@@ -106,6 +106,10 @@ err_t raw_check_options(bool have_program, bool *raw)
 static err_t map_file(const char *path, GMappedFile **out, int *status)
 {
     g_autoptr(GError) gerr = NULL;
+    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+        *status = EXIT_CANNOT_EXECUTE;
+        return err_new("is a directory, not an image");
+    }
     *out = g_mapped_file_new(path, FALSE, &gerr);
     if (!*out) {
         *status = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? EXIT_NOT_FOUND
