@@ -521,13 +521,39 @@ def case_close_std(h, mode, arch):
     return {"report": run.report, "status": run.status}
 
 
+def case_close(h, mode, arch):
+    """The guest's close of a mapped socket ends the connection: the peer
+    reads end-of-file while the guest still runs (it then waits for a byte
+    on a pipe that the harness writes only after that end-of-file)."""
+    lst, client, spec = tcp_pair(h, mode, socket.AF_INET, "127.0.0.1")
+    go_r, go_w = os.pipe()
+    ops = ["w:3:bye", "close:3", "r:4:10", "w:3:x", "close:3"]
+    run = Run(h, mode, arch)
+    if mode == "native":
+        run.start(ops, native={3: client.fileno(), 4: go_r})
+        client.close()
+    else:
+        run.start(ops, specs=[f"3={spec}", "4=fd:4"], inherit={4: go_r})
+    os.close(go_r)
+    lst.settimeout(TIMEOUT)
+    conn, _ = lst.accept()
+    lst.close()
+    conn.settimeout(TIMEOUT)
+    seen = recv_all(conn)  # returns only at the guest's close
+    os.write(go_w, b"go")
+    os.close(go_w)
+    conn.close()
+    run.finish()
+    return {"report": run.report, "status": run.status, "peer received": seen}
+
+
 DIFF_CASES = {
     "fd": case_fd, "null": case_null, "tcp": case_tcp, "tcp6": case_tcp6,
     "tcp-name": case_tcp_name, "listen": case_listen, "listen6": case_listen6,
     "unix": case_unix, "file": case_file, "file-w": case_file_w, "file-w-new": case_file_w_new,
     "file-a": case_file_a, "close-std": case_close_std, "partial": case_partial,
     "eof": case_eof, "reset": case_reset, "epipe": case_epipe, "big": case_big,
-    "slow-peer": case_slow_peer,
+    "slow-peer": case_slow_peer, "close": case_close,
 }
 
 

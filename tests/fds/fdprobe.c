@@ -10,9 +10,16 @@
  *                     resuming after partial writes: bytes, last result
  *   cat:IN:OUT:CHUNK  copy IN to OUT until end-of-file: bytes, last result
  *   wloop:FD:CHUNK    write CHUNK-byte blocks until a write fails: the error
+ *   close:FD          close(2): result
  *   exit:CODE         exit now with CODE
  * Results are the kernel's: a count, or -errno. */
 #include "guest.h"
+
+#if defined(__x86_64__)
+#define NR_close_LINUX 3
+#else
+#define NR_close_LINUX 6
+#endif
 
 #define BUF_SIZE (16ul << 20)
 
@@ -197,12 +204,19 @@ static void op_wloop(const char *p)
     say_num(r);
 }
 
+static void op_close(const char *p)
+{
+    int fd = (int)field(&p);
+    say(" = ");
+    say_num(guest_syscall3(NR_close_LINUX, fd, 0, 0));
+}
+
 static const struct {
     const char *name;
     void (*run)(const char *args);
 } ops[] = {
     { "r:", op_read }, { "w:", op_write }, { "sum:", op_sum }, { "gen:", op_gen },
-    { "cat:", op_cat }, { "wloop:", op_wloop },
+    { "cat:", op_cat }, { "wloop:", op_wloop }, { "close:", op_close },
 };
 
 int guest_main(void)
