@@ -319,6 +319,9 @@ static int64_t dup_to(struct task *t, int64_t oldfd, int64_t newfd)
     /* Guest descriptors are names for host ones; a dup is a second name. */
     struct gfd copy = *g;
     copy.cloexec = false;
+    /* An open newfd is closed first, silently, as dup2 does. */
+    if (fdtable_get(&t->fds, newfd))
+        fdtable_close(&t->fds, newfd);
     t->fds.fd[newfd] = copy;
     return newfd;
 }

@@ -75,17 +75,27 @@ static inline char *guest_utoa(unsigned long long v, char *buf)
 }
 
 /* The program's entry: the kernel jumps here with the stack as argc, argv.
- * Each example defines guest_main(). */
+ * It is first in its own section so that a raw-bytecode link
+ * (examples/raw/raw.ld) puts it at the start of the text, where --raw
+ * starts by default.  Each example defines guest_main(). */
 int guest_main(void);
 
+static long guest_argc;
+static char **guest_argv;
+
 #if defined(__x86_64__)
-__asm__(".globl _start\n_start:\n xor %ebp, %ebp\n and $-16, %rsp\n call guest_start\n hlt\n");
+__asm__(".pushsection .text.start,\"ax\",@progbits\n.globl _start\n_start:\n xor %ebp, %ebp\n"
+        " mov %rsp, %rdi\n and $-16, %rsp\n call guest_start\n hlt\n.popsection\n");
 #else
-__asm__(".globl _start\n_start:\n xor %ebp, %ebp\n and $-16, %esp\n call guest_start\n hlt\n");
+__asm__(".pushsection .text.start,\"ax\",@progbits\n.globl _start\n_start:\n xor %ebp, %ebp\n"
+        " mov %esp, %eax\n and $-16, %esp\n sub $12, %esp\n push %eax\n call guest_start\n"
+        " hlt\n.popsection\n");
 #endif
 
-__attribute__((used, noreturn)) void guest_start(void)
+__attribute__((used, noreturn)) void guest_start(long *sp)
 {
+    guest_argc = sp[0];
+    guest_argv = (char **)(sp + 1);
     guest_exit(guest_main());
 }
 
