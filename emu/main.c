@@ -9,6 +9,7 @@
 #include "abi/linux.h"
 #include "emu/cpu.h"
 #include "emu/run.h"
+#include "emu/sandbox.h"
 #include "emu/seccomp.h"
 #include "emu/trap.h"
 #include "emu/vdso_time.h"
@@ -75,6 +76,7 @@ int main(int argc, char **argv)
     g_option_context_set_summary(ctx, "Run a static i386 or x86_64 Linux program, enforcing "
                                       "seccomp strict mode in the emulator itself.");
     g_option_context_add_main_entries(ctx, options, NULL);
+    g_option_context_add_group(ctx, sandbox_option_group());
     /* Everything after PROGRAM belongs to the guest. */
     g_option_context_set_strict_posix(ctx, TRUE);
     GError *gerr = NULL;
@@ -135,6 +137,9 @@ int main(int argc, char **argv)
         die(EXIT_CANNOT_EXECUTE, prog, e);
     if (opt_strict)
         seccomp_enter_strict(&t);
+    /* Keep last: after it seccomp-emu cannot open, create or spawn. */
+    if ((e = sandbox_enter()))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
 
     if ((e = run_guest(&t, start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
