@@ -8,6 +8,7 @@
 #include "abi/linux.h"
 #include "abi/vdso.h"
 #include "emu/cpu.h"
+#include "emu/guard.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
 #include "emu/vdso_time.h"
@@ -276,13 +277,16 @@ err_t trap_install(struct task *t)
     if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
                                 UC_X86_INS_SYSCALL))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
-        (!t->is64 && t->vendor == VENDOR_AMD &&
+        /* 64-bit guests too: from compat code Unicorn would transfer to an
+         * unset SYSENTER_EIP; AMD raises #UD, and so do we on both vendors. */
+        ((t->is64 || t->vendor == VENDOR_AMD) &&
          (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter_amd, t, 1, 0,
                                  UC_X86_INS_SYSENTER)))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
                                 t->k.kpage, t->k.kpage + 0xfff))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
-                                0))))
+                                0))) ||
+        (e = guard_install(t)))
         return e;
     /* Only the vDSO's text, so ordinary code runs without a code hook. */
     if (t->k.vdso_code_end &&
