@@ -70,31 +70,29 @@ static char *in_dir(int slot, const char *dir, const char *name)
     return p;
 }
 
-/* fork, vfork or clone(SIGCHLD): the child creates PATH and exits at once,
- * all in registers, because a vfork child shares the parent's stack. */
-static long spawn_creating(long nr, long arg1, const char *path)
+/* fork, vfork, clone(SIGCHLD) or clone3: the child creates PATH and exits
+ * at once, all in registers, because a vfork child shares the parent's stack. */
+static long spawn_creating(long nr, long a1, long a2, const char *path)
 {
     long r;
 #if defined(__x86_64__)
-    __asm__ volatile("mov %[a1], %%rdi\n xor %%esi, %%esi\n xor %%edx, %%edx\n"
-                     " xor %%r10d, %%r10d\n xor %%r8d, %%r8d\n syscall\n"
-                     " test %%rax, %%rax\n jnz 1f\n"
-                     " mov $2, %%eax\n mov %[p], %%rdi\n mov $0x41, %%esi\n mov $0600, %%edx\n"
+    __asm__ volatile("mov %[p], %%r9\n xor %%edx, %%edx\n xor %%r10d, %%r10d\n xor %%r8d, %%r8d\n"
+                     " syscall\n test %%rax, %%rax\n jnz 1f\n"
+                     " mov $2, %%eax\n mov %%r9, %%rdi\n mov $0x41, %%esi\n mov $0600, %%edx\n"
                      " syscall\n mov $60, %%eax\n xor %%edi, %%edi\n syscall\n hlt\n"
                      "1:\n"
                      : "=a"(r)
-                     : "a"(nr), [a1] "r"(arg1), [p] "r"(path)
-                     : "rdi", "rsi", "rdx", "r10", "r8", "rcx", "r11", "memory");
+                     : "a"(nr), "D"(a1), "S"(a2), [p] "r"(path)
+                     : "rdx", "r10", "r8", "r9", "rcx", "r11", "memory");
 #else
-    __asm__ volatile("push %%ebx\n mov %[a1], %%ebx\n xor %%ecx, %%ecx\n xor %%edx, %%edx\n"
-                     " xor %%esi, %%esi\n xor %%edi, %%edi\n int $0x80\n"
-                     " test %%eax, %%eax\n jnz 1f\n"
-                     " mov $5, %%eax\n mov %[p], %%ebx\n mov $0x41, %%ecx\n mov $0600, %%edx\n"
+    __asm__ volatile("xor %%edx, %%edx\n xor %%esi, %%esi\n"
+                     " int $0x80\n test %%eax, %%eax\n jnz 1f\n"
+                     " mov $5, %%eax\n mov %%edi, %%ebx\n mov $0x41, %%ecx\n mov $0600, %%edx\n"
                      " int $0x80\n mov $1, %%eax\n xor %%ebx, %%ebx\n int $0x80\n hlt\n"
-                     "1:\n pop %%ebx\n"
-                     : "=a"(r)
-                     : "a"(nr), [a1] "m"(arg1), [p] "m"(path)
-                     : "ecx", "edx", "esi", "edi", "memory");
+                     "1:\n"
+                     : "=a"(r), "+b"(a1), "+c"(a2)
+                     : "a"(nr), "D"(path)
+                     : "edx", "esi", "memory");
 #endif
     return r;
 }
@@ -180,16 +178,16 @@ static long act(const char *a, const char *arg)
         return SYS3(NR_execve_LINUX, "/bin/sh", argv, envp);
     }
     if (h_streq(a, "fork"))
-        return spawn_creating(NR_fork_LINUX, 0, in_dir(0, arg, "forked"));
+        return spawn_creating(NR_fork_LINUX, 0, 0, in_dir(0, arg, "forked"));
     if (h_streq(a, "vfork"))
-        return spawn_creating(NR_vfork_LINUX, 0, in_dir(0, arg, "vforked"));
+        return spawn_creating(NR_vfork_LINUX, 0, 0, in_dir(0, arg, "vforked"));
     if (h_streq(a, "clone"))
-        return spawn_creating(NR_clone_LINUX, SIGCHLD_LINUX, in_dir(0, arg, "cloned"));
+        return spawn_creating(NR_clone_LINUX, SIGCHLD_LINUX, 0, in_dir(0, arg, "cloned"));
     if (h_streq(a, "clone3")) {
         /* struct clone_args: flags, pidfd, child_tid, parent_tid, exit_signal, ... */
-        static unsigned long long ca[11];
+        static unsigned long long ca[8];
         ca[4] = SIGCHLD_LINUX;
-        return spawn_creating(NR_clone3_LINUX, (long)ca, in_dir(0, arg, "cloned3"));
+        return spawn_creating(NR_clone3_LINUX, (long)ca, 64 /* CLONE_ARGS_SIZE_VER0 */, in_dir(0, arg, "cloned3"));
     }
     if (h_streq(a, "kill"))
         return SYS2(NR_kill_LINUX, h_atol(arg), SIGKILL_LINUX);
