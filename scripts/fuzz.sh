@@ -31,7 +31,7 @@ for t in $targets; do
     [ "$t" = guest_code ] && extra=(-detect_leaks=0 -max_len=4096)
     echo "fuzz.sh: $t for ${secs}s"
     if ! ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        "$bin" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="tests/fuzz/corpus/$t/crash-" \
+        "$bin" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="tests/fuzz/corpus/$t/" \
         "${extra[@]}" "$work" "tests/fuzz/corpus/$t" 2>build-fuzz/fuzz-$t.log; then
         echo "fuzz.sh: $t FOUND A CRASH; see build-fuzz/fuzz-$t.log" >&2
         status=1

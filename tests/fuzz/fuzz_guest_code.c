@@ -23,12 +23,13 @@
 
 static void strict_observer(struct task *t, const struct trap_event *ev)
 {
-    (void)t;
     if (ev->mode == MODE_DISABLED)
         abort(); /* strict mode was on before the first instruction */
     if (!ev->verdict || !ev->verdict->allow)
         return;
-    const struct abi *abi = abi_for_entry(ev->entry);
+    /* The 2.6.11 profile judges by personality on purpose (CVE-2009-0835):
+     * there the number is named in the personality's table. */
+    const struct abi *abi = t->profile == PROFILE_2611 ? t->personality : abi_for_entry(ev->entry);
     const char *name = abi_call_name(abi, ev->nr);
     static const char *const ok[] = { "read", "write", "exit", "rt_sigreturn", "sigreturn" };
     for (size_t i = 0; name && i < sizeof(ok) / sizeof(ok[0]); i++)
