@@ -8,6 +8,7 @@
 #include "abi/linux.h"
 #include "abi/vdso.h"
 #include "emu/cpu.h"
+#include "emu/guard.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
 #include "emu/vdso_time.h"
@@ -232,7 +233,9 @@ static void hook_sysenter(uc_engine *uc, void *user)
     struct task *t = user;
     (void)uc;
     uint64_t pc = find_sysenter(t, cpu_pc(t));
-    if (t->vendor == VENDOR_AMD) {
+    /* A 64-bit task's compat sysenter is not modelled (Linux would return
+     * to a 32-bit vDSO it does not have): #UD on both vendors. */
+    if (t->vendor == VENDOR_AMD || t->is64) {
         cpu_set_pc(t, pc - 2); /* the engine's skip lands back on it */
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         return;
@@ -277,12 +280,15 @@ err_t trap_install(struct task *t)
     if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
                                 UC_X86_INS_SYSCALL))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
-        (!t->is64 && (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t,
-                                             1, 0, UC_X86_INS_SYSENTER)))) ||
+        /* 64-bit guests too: from their compat code Unicorn would transfer
+         * to an unset SYSENTER_EIP; there it is #UD on both vendors. */
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t, 1, 0,
+                                UC_X86_INS_SYSENTER))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
                                 t->k.kpage, t->k.kpage + 0xfff))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
-                                0))))
+                                0))) ||
+        (e = guard_install(t)))
         return e;
     /* Only the vDSO's text, so ordinary code runs without a code hook. */
     if (t->k.vdso_code_end &&
