@@ -158,15 +158,31 @@ static void hook_syscall(uc_engine *uc, void *user)
     trap_call(t, ENTRY_SYSCALL32, pc);
 }
 
+/* Is `int $n` at addr?  Unicorn leaves eip after it for most vectors and
+ * on it for some (6), so callers look at both places. */
+static bool int_n_at(struct task *t, uint64_t addr, uint32_t n)
+{
+    uint8_t insn[2];
+    return mm_read(&t->mm, addr, insn, 2) && insn[0] == 0xcd && insn[1] == n;
+}
+
 static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     struct task *t = user;
     (void)uc;
     uint64_t pc = cpu_pc(t);
-    switch (intno) {
-    case 0x80:
+    if (intno == 0x80) {
         trap_call(t, ENTRY_INT80, pc - 2);
         return;
+    }
+    /* Unicorn reports `int $n` under the vector n, like the exception of
+     * that number.  Linux's gates for n other than 3, 4 and 0x80 are DPL 0,
+     * so the instruction itself raises #GP: SIGSEGV, whatever n is. */
+    if (intno != 3 && intno != 4 && (int_n_at(t, pc - 2, intno) || int_n_at(t, pc, intno))) {
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    }
+    switch (intno) {
     case 0: /* #DE */
         signal_fault(t, SIGFPE_LINUX, FPE_INTDIV_LINUX, pc);
         return;

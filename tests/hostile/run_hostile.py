@@ -100,18 +100,14 @@ TRICKS = [(a, False, "32 64", SAME) for a in [
     "mprotect_kpage", "madvise_kpage", "munmap_kpage", "mremap_kpage", "mmap_kpage", "wrap",
     "wrap_neg", "huge_count", "huge_count_31", "read_huge", "read_31", "partial",
     "writev_1025", "writev_negative", "writev_wrap", "stack", "mmap_flood", "brk_flood",
-    "out_flood"]]
+    "out_flood", "int1", "int6", "icebp"]]
 TRICKS += [(a, True, "32 64", SAME) for a in [
     "int3", "int129", "ud2", "rdtsc", "popf_tf", "iret_kcs", "jmp_kpage", "exec_data",
     "smc", "smc_syscall", "write_from_kpage", "wrap", "writev_wrap", "partial", "stack",
     "out_flood"]]
 TRICKS += [(a, s, "64", SAME) for a in ["far_write", "far_getpid", "far_syscall32",
                                         "far_sysenter"] for s in (False, True)]
-UNICORN_VECTOR = "Unicorn reports this vector as the exception itself; the kernel's gate is DPL 0"
 TRICKS += [
-    ("int1", False, "32 64", (SIGSEGV, SIGTRAP, UNICORN_VECTOR)),
-    ("int6", False, "32 64", (SIGSEGV, SIGILL, UNICORN_VECTOR)),
-    ("icebp", False, "32 64", (SIGTRAP, SIGILL, "Unicorn does not implement int1 (0xf1)")),
     ("read_kpage", False, "32 64", (SIGSEGV, 0, "without paging, seccomp-emu's page is "
                                     "readable by guest instructions (not writable, not executable)")),
 ]
