@@ -25,7 +25,10 @@ const char *entry_name(enum entry e);
  * negative Linux errno. */
 typedef int64_t (*sys_fn)(struct task *t, const uint64_t a[6]);
 
-/* One emulated call.  `fmt` has one letter per argument, for traces:
+/* One emulated call.  `arity` is how many arguments its handler reads:
+ * the trap path fetches registers past the third only for calls that take
+ * them (each Unicorn register read costs), so a handler must not read
+ * a[arity] and beyond.  `fmt` has one letter per argument, for traces:
  * d signed, u unsigned, x hex, p pointer, s path string, b buffer written by
  * the guest (length in the next argument), B buffer filled by the call. */
 struct syscall_desc {

@@ -26,14 +26,14 @@ static const int regs_ia32[7] = { UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX
                                   UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
                                   UC_X86_REG_EBP };
 
-static void read_regs(struct task *t, const int ids[7], uint64_t out[7])
+static void read_regs(struct task *t, const int *ids, uint64_t *out, int n)
 {
     void *ptrs[7];
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < n; i++) {
         out[i] = 0;
         ptrs[i] = &out[i];
     }
-    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, 7);
+    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, n);
     if (e != UC_ERR_OK)
         g_error("uc_reg_read_batch: %s", uc_strerror(e));
 }
@@ -58,9 +58,15 @@ static void observe(struct task *t, struct trap_event *ev)
 static void trap_call(struct task *t, enum entry e, uint64_t pc)
 {
     const struct abi *abi = abi_for_entry(e);
-    uint64_t r[7];
+    uint64_t r[7] = { 0 };
     bool ia32 = e != ENTRY_SYSCALL64;
-    read_regs(t, !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32, r);
+    bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
+    const int *ids = !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32;
+    /* Unicorn's register reads were half of a trapped call's instructions
+     * (callgrind): the number and three arguments first, the other three
+     * only for a call that takes them (abi.h: arity), or for a watcher. */
+    int have = fast || trap_observer ? 7 : 4;
+    read_regs(t, ids, r, have);
     struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
     /* Today's kernels take the number as the low 32 bits, a signed int on
      * the 64-bit entry and zero-extended eax on the compat ones. */
@@ -69,7 +75,6 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc)
         ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
 
     uint32_t user_sp = 0;
-    bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
     int64_t result;
     if (fast) {
         /* The vDSO convention: ebp holds the user stack (sysenter) or arg 2
@@ -102,6 +107,11 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc)
     }
     t->call_abi = abi;
     const struct syscall_desc *d = abi_lookup(abi, ev.nr);
+    if (d && d->arity > 3 && have < 7) {
+        read_regs(t, ids + 4, r + 4, 3);
+        for (int i = 3; i < 6; i++)
+            ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+    }
     result = d ? d->fn(t, ev.args) : -ENOSYS_LINUX;
     ev.result = result;
     ev.returned = t->state == TASK_RUNNING;
