@@ -10,6 +10,7 @@
 #include "emu/cpu.h"
 #include "emu/run.h"
 #include "emu/seccomp.h"
+#include "emu/trace.h"
 #include "emu/trap.h"
 #include "emu/vdso_time.h"
 #include "loaders/elf.h"
@@ -75,6 +76,7 @@ int main(int argc, char **argv)
     g_option_context_set_summary(ctx, "Run a static i386 or x86_64 Linux program, enforcing "
                                       "seccomp strict mode in the emulator itself.");
     g_option_context_add_main_entries(ctx, options, NULL);
+    g_option_context_add_group(ctx, trace_option_group());
     /* Everything after PROGRAM belongs to the guest. */
     g_option_context_set_strict_posix(ctx, TRUE);
     GError *gerr = NULL;
@@ -133,6 +135,8 @@ int main(int argc, char **argv)
 
     if ((e = trap_install(&t)) || (e = cpu_prepare_user(&t, ld.entry, sp, &start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
+    if ((e = trace_setup(&t)))
+        die(EXIT_USAGE, NULL, e);
     if (opt_strict)
         seccomp_enter_strict(&t);
 

@@ -8,6 +8,7 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/observe.h"
 #include "emu/signal.h"
 
 /* Faults Unicorn reports by ending emulation instead of through a hook. */
@@ -83,6 +84,8 @@ static int host_signal(int sig)
 
 G_NORETURN void exit_like_guest(struct task *t)
 {
+    if (end_observer)
+        end_observer(t);
     fflush(stdout);
     if (t->state == TASK_EXITED)
         _exit(t->exit_code);
