@@ -4,6 +4,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/random.h> /* getentropy */
+#endif
 
 #include "abi/linux.h"
 #include "emu/cpu.h"

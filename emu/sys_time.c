@@ -142,11 +142,30 @@ SYS(nanosleep) { return sleep_for(t, uarg(t, a[0]), t->call_abi->bits == 64); }
 
 SYS(clock_nanosleep)
 {
-    if (a[1] & 1) /* TIMER_ABSTIME: not needed by the programs we start */
-        return -EINVAL_LINUX;
+    int clk = (int)a[0];
     int64_t s, n;
-    int r = guest_clock_gettime((int)a[0], &s, &n);
-    if (r < 0)
-        return r;
-    return sleep_for(t, uarg(t, a[2]), t->call_abi->bits == 64);
+    int r = guest_clock_gettime(clk, &s, &n);
+    if (r < 0 || clk == CLOCK_THREAD_CPUTIME_ID_LINUX)
+        return -EINVAL_LINUX;
+    if (!(a[1] & 1)) /* relative */
+        return sleep_for(t, uarg(t, a[2]), t->call_abi->bits == 64);
+    /* TIMER_ABSTIME: sleep until the clock reads the target. */
+    bool wide = t->call_abi->bits == 64;
+    int64_t v[2];
+    int32_t w[2];
+    if (!(wide ? mm_read(&t->mm, uarg(t, a[2]), v, sizeof(v))
+               : mm_read(&t->mm, uarg(t, a[2]), w, sizeof(w))))
+        return -EFAULT_LINUX;
+    if (!wide)
+        v[0] = w[0], v[1] = w[1];
+    if (v[0] < 0 || v[1] < 0 || v[1] >= 1000000000)
+        return -EINVAL_LINUX;
+    for (;;) {
+        guest_clock_gettime(clk, &s, &n);
+        int64_t left = (v[0] - s) * 1000000000 + (v[1] - n);
+        if (left <= 0)
+            return 0;
+        struct timespec ts = { (time_t)(left / 1000000000), (long)(left % 1000000000) };
+        nanosleep(&ts, NULL);
+    }
 }

@@ -2,6 +2,9 @@
 
 #include <string.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/random.h> /* getentropy */
+#endif
 
 #include "abi/linux.h"
 #include "emu/task.h"
