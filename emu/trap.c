@@ -123,12 +123,12 @@ write_back:
             cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
         break;
     case ENTRY_SYSENTER32:
-        /* sysexit (the next stub instruction) returns to edx with esp = ecx:
-         * the int80 landing pad, which pops ebp, edx, ecx and returns. */
+        /* Back at the landing pad, which pops ebp, edx, ecx and returns;
+         * the stack is the one ebp named. */
         cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
         cpu_set_reg(t, UC_X86_REG_EBP, ev.args[5]);
-        cpu_set_reg(t, UC_X86_REG_ECX, user_sp);
-        cpu_set_reg(t, UC_X86_REG_EDX, t->k.int80_pad);
+        cpu_set_reg(t, UC_X86_REG_ESP, user_sp);
+        cpu_set_pc(t, t->k.int80_pad - 2); /* the engine adds 2 after the hook */
         break;
     case ENTRY_SYSCALL32:
         cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
@@ -196,7 +196,8 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
 }
 
 /* The sysenter a translation block ends with, decoded with Capstone from
- * the block's start: Unicorn's SYSENTER hook sees only that start. */
+ * the eip Unicorn's SYSENTER hook sees: the block's start (or the
+ * instruction itself where a code hook keeps eip exact). */
 static uint64_t find_sysenter(struct task *t, uint64_t start)
 {
     uint8_t code[512];
@@ -221,17 +222,22 @@ static uint64_t find_sysenter(struct task *t, uint64_t start)
     return found;
 }
 
-/* AMD profile only.  AMD CPUs refuse sysenter in compat mode (#UD), with
- * the user's registers untouched.  Unicorn's hook runs before the
- * instruction and then skips 2 bytes past the stale eip it sees, so the
- * fault is raised here and eip set so that the skip lands on sysenter. */
-static void hook_sysenter_amd(uc_engine *uc, void *user)
+/* Unicorn 2.1.1 does not perform sysenter: its helper runs the SYSENTER
+ * hooks and then adds the instruction's length to a stale eip (the block's
+ * start).  So the whole instruction is emulated here, per vendor: AMD
+ * refuses it in compat mode (#UD); Intel enters the kernel, which returns
+ * to the vDSO's int80 landing pad with the user stack taken from ebp. */
+static void hook_sysenter(uc_engine *uc, void *user)
 {
     struct task *t = user;
     (void)uc;
     uint64_t pc = find_sysenter(t, cpu_pc(t));
-    cpu_set_pc(t, pc - 2);
-    signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+    if (t->vendor == VENDOR_AMD) {
+        cpu_set_pc(t, pc - 2); /* the engine's skip lands back on it */
+        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        return;
+    }
+    trap_call(t, ENTRY_SYSENTER32, pc);
 }
 
 static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -244,12 +250,7 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
         signal_fault(t, SIGSEGV_LINUX, SEGV_MAPERR_LINUX, address);
         return;
     }
-    if (address != t->k.sysenter_entry)
-        return;
-    /* Intel: the real transfer happened (no SYSENTER hook is installed on
-     * this profile, so Unicorn performs it); the user's eip is not known,
-     * as it is not to the kernel. */
-    trap_call(t, ENTRY_SYSENTER32, 0);
+
 }
 
 static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -276,9 +277,8 @@ err_t trap_install(struct task *t)
     if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
                                 UC_X86_INS_SYSCALL))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
-        (!t->is64 && t->vendor == VENDOR_AMD &&
-         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter_amd, t, 1, 0,
-                                 UC_X86_INS_SYSENTER)))) ||
+        (!t->is64 && (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t,
+                                             1, 0, UC_X86_INS_SYSENTER)))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
                                 t->k.kpage, t->k.kpage + 0xfff))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
