@@ -275,12 +275,18 @@ static void on_call(struct task *t, const struct trap_event *ev)
     const struct abi *abi = abi_for_entry(ev->entry);
     bool code64 = ev->entry == ENTRY_SYSCALL64 ||
                   (ev->entry == ENTRY_INT80 && cpu_in_64bit_code(t));
-    /* sysenter saves no return address: the kernel (and seccomp-emu) only
-     * learns where it came from by the vDSO's stack convention. */
-    bool pc_known = ev->entry != ENTRY_SYSENTER32;
-    char insn[160] = "sysenter";
-    if (pc_known && !disasm(t, ev->pc, code64, insn, sizeof(insn)))
+    char insn[160];
+    bool have_insn = disasm(t, ev->pc, code64, insn, sizeof(insn));
+    bool pc_known = true;
+    if (ev->entry == ENTRY_SYSENTER32 && (!have_insn || strcmp(insn, "sysenter"))) {
+        /* Unicorn's SYSENTER hook sees only the start of the block; where
+         * trap.c could not find the instruction in it, the address is not
+         * known (nor is it to a kernel: sysenter saves no return address). */
+        pc_known = false;
+        g_strlcpy(insn, "sysenter", sizeof(insn));
+    } else if (!have_insn) {
         g_strlcpy(insn, "(unreadable)", sizeof(insn));
+    }
 
     struct trace_call c;
     trace_decode_call(t, abi, ev->nr, ev->args, ev->returned, ev->result, &c);
