@@ -151,7 +151,7 @@ static void j_bool(struct json *j, const char *k, bool v)
 static void j_hex(struct json *j, const char *k, uint64_t v)
 {
     j_key(j, k);
-    g_string_append_printf(j->s, "\"%#" PRIx64 "\"", v);
+    g_string_append_printf(j->s, "\"0x%" PRIx64 "\"", v);
 }
 
 static void j_null(struct json *j, const char *k)
@@ -316,7 +316,7 @@ static void on_call(struct task *t, const struct trap_event *ev)
         }
         g_string_append(j.s, "], \"raw\": [");
         for (int i = 0; i < 6; i++)
-            g_string_append_printf(j.s, "%s\"%#" PRIx64 "\"", i ? ", " : "", ev->args[i]);
+            g_string_append_printf(j.s, "%s\"0x%" PRIx64 "\"", i ? ", " : "", ev->args[i]);
         g_string_append_c(j.s, ']');
         j_str(&j, "call", call->str);
         j_str(&j, "verdict", verdict_id(ev));

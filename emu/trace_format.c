@@ -143,14 +143,17 @@ static void buffer(GString *o, const struct decode *d, uint64_t p, uint64_t len)
 
 /* prctl: the option decides what follows; strace stops where the kernel
  * stops reading. */
-static void prctl_args(GString *o, const struct decode *d, unsigned i)
+static void prctl_args(GPtrArray *out, const struct decode *d, unsigned i)
 {
     int option = (int)d->a[i];
-    constant(o, &trace_prctl_options, (uint64_t)option, false);
+    GString *s = g_string_new(NULL);
+    constant(s, &trace_prctl_options, (uint64_t)option, false);
+    g_ptr_array_add(out, g_string_free(s, FALSE));
     switch (option) {
     case PR_SET_SECCOMP_LINUX:
-        g_string_append(o, ", ");
-        constant(o, &trace_seccomp_modes, word(d, d->a[i + 1]), false);
+        s = g_string_new(NULL);
+        constant(s, &trace_seccomp_modes, word(d, d->a[i + 1]), false);
+        g_ptr_array_add(out, g_string_free(s, FALSE));
         return;
     case PR_GET_SECCOMP_LINUX:
     case 3:  /* PR_GET_DUMPABLE */
@@ -158,7 +161,7 @@ static void prctl_args(GString *o, const struct decode *d, unsigned i)
         return;
     }
     for (unsigned k = i + 1; k < d->nargs; k++)
-        g_string_append_printf(o, ", %#" PRIx64, word(d, d->a[k]));
+        g_ptr_array_add(out, g_strdup_printf("%#" PRIx64, word(d, d->a[k])));
 }
 
 /* One argument in format letter `f` (abi/abi.h).  Returns false when no
@@ -217,7 +220,6 @@ static bool one_arg(GString *o, const struct decode *d, char f, unsigned i)
     case 'I': constant(o, &trace_ioctls, v, true); break;
     case 'c': constant(o, &trace_fcntl_cmds, v, false); break;
     case 'm': constant(o, &trace_madvise, v, false); break;
-    case 'K': prctl_args(o, d, i); return false;
     default: g_string_append_printf(o, "%#" PRIx64, v); break; /* 'x' and unknown letters */
     }
     return true;
@@ -235,6 +237,10 @@ void trace_decode_call(struct task *t, const struct abi *abi, int64_t nr, const 
     out->args = g_ptr_array_new_with_free_func(g_free);
     struct decode d = { t, abi, a, (unsigned)strlen(fmt), returned, result };
     for (unsigned i = 0; i < d.nargs && i < 6; i++) {
+        if (fmt[i] == 'K') {
+            prctl_args(out->args, &d, i);
+            break;
+        }
         GString *s = g_string_new(NULL);
         bool more = one_arg(s, &d, fmt[i], i);
         g_ptr_array_add(out->args, g_string_free(s, FALSE));

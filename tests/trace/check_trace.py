@@ -339,6 +339,8 @@ def case_json():
     got = [(c['name'], c['mode'], c['verdict'], c['result']) for c in calls]
     if got != want:
         fail('json calls: %s, expected %s' % (got, want))
+    if calls[0]['args'] != ['PR_SET_SECCOMP', 'SECCOMP_MODE_STRICT'] or calls[0]['raw'][1:3] != ['0x1', '0x0']:
+        fail('json prctl args: %s %s' % (calls[0]['args'], calls[0]['raw']))
     c = calls[1]
     if (c['pc'], c['insn'], c['entry'], c['abi'], c['code_bits'], c['nr']) != (pc, 'syscall', 'syscall64', 'x86_64', 64, 1):
         fail('json write: %s' % c)
