@@ -59,6 +59,7 @@ err_t cpu_open(struct task *t, bool is64)
     t->mm.limit = saved_limit;
     if (e)
         return e;
+    mm_hide(&t->mm, t->k.kpage);
 
     uint8_t *kp = kpage_host(t);
     uint64_t gdt[GDT_ENTRIES_LINUX] = { 0 };

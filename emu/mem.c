@@ -134,7 +134,7 @@ err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     struct chunk *c = chunk_new(len);
     if (!c)
         return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, g_strerror(errno));
-    struct vma v = { addr, addr + len, prot, c->base, c, name };
+    struct vma v = { addr, addr + len, prot, c->base, c, name, false };
     err_t e = insert_piece(mm, v);
     if (c->refs == 0) {
         c->refs = 1;
@@ -439,7 +439,7 @@ uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int p
     guint i = first_above(mm, addr);
     while (at < end && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
-        if (v->start > at || (effective(v->prot) & prot) != prot)
+        if (v->start > at || v->hidden || (effective(v->prot) & prot) != prot)
             break;
         at = v->end;
         i++;
@@ -455,7 +455,7 @@ int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct
     guint i = first_above(mm, addr);
     while (at < end && n < max && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
-        if (v->start > at || (effective(v->prot) & prot) != prot)
+        if (v->start > at || v->hidden || (effective(v->prot) & prot) != prot)
             break;
         uint64_t stop = MIN(v->end, end);
         iov[n].iov_base = v->host + (at - v->start);
@@ -512,7 +512,7 @@ int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
 {
     for (size_t i = 0; i < max; i++) {
         const struct vma *v = mm_find(mm, addr + i);
-        if (!v || !(effective(v->prot) & PROT_READ_LINUX))
+        if (!v || v->hidden || !(effective(v->prot) & PROT_READ_LINUX))
             return -EFAULT_LINUX;
         dst[i] = (char)v->host[addr + i - v->start];
         if (!dst[i])
@@ -530,4 +530,25 @@ void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
             return;
         }
     }
+}
+
+void mm_hide(struct mm *mm, uint64_t addr)
+{
+    guint i = first_above(mm, addr);
+    if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
+        VMA(mm, i)->hidden = true;
+}
+
+void *mm_guard(void)
+{
+    static void *guard;
+    if (!guard) {
+        /* Address space only: PROT_NONE, never touched, costs no memory. */
+        void *p = mmap(NULL, MAX_RW_COUNT_LINUX + (size_t)PAGE, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANON | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            g_error("cannot reserve the guard range: %s", g_strerror(errno));
+        guard = p;
+    }
+    return guard;
 }

@@ -8,15 +8,19 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/insn_emul.h"
 #include "emu/observe.h"
 #include "emu/signal.h"
 
-/* Faults Unicorn reports by ending emulation instead of through a hook. */
-static void fault_from_uc_error(struct task *t, uc_err e)
+/* Faults Unicorn reports by ending emulation instead of through a hook.
+ * Returns true when the guest can go on (an emulated instruction). */
+static bool fault_from_uc_error(struct task *t, uc_err e)
 {
     uint64_t pc = cpu_pc(t);
     switch (e) {
     case UC_ERR_INSN_INVALID:
+        if (insn_emulate_invalid(t, pc))
+            return t->state == TASK_RUNNING;
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         break;
     case UC_ERR_READ_UNMAPPED:
@@ -38,6 +42,7 @@ static void fault_from_uc_error(struct task *t, uc_err e)
         signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, pc);
         break;
     }
+    return false;
 }
 
 err_t run_guest(struct task *t, uint64_t start)
@@ -47,10 +52,8 @@ err_t run_guest(struct task *t, uint64_t start)
         uc_err e = uc_emu_start(t->uc, pc, t->k.halt, 0, 0);
         if (t->state != TASK_RUNNING)
             break;
-        if (e != UC_ERR_OK) {
-            fault_from_uc_error(t, e);
+        if (e != UC_ERR_OK && !fault_from_uc_error(t, e))
             break;
-        }
         pc = cpu_pc(t);
         if (pc == t->k.halt)
             return err_new("emulation reached the kernel halt stub");

@@ -44,6 +44,23 @@ static void enter_strict(struct task *t, enum strict_via via)
 
 void seccomp_enter_strict(struct task *t) { enter_strict(t, VIA_START); }
 
+/* SECCOMP_SET_MODE_FILTER, reached from seccomp(2) and from prctl.  The
+ * kernel copies the program before checking anything else; an unreadable
+ * one is -EFAULT.  Filters themselves are not emulated: a readable one
+ * answers -EINVAL. */
+static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog)
+{
+    if (flags & ~0x3fu) /* SECCOMP_FILTER_FLAG_MASK */
+        return -EINVAL_LINUX;
+    bool compat = t->call_abi ? t->call_abi->bits == 32 : t->personality->bits == 32;
+    if (compat)
+        uprog = (uint32_t)uprog;
+    uint8_t fprog[16];
+    if (!mm_read(&t->mm, uprog, fprog, compat ? 8 : 16))
+        return -EFAULT_LINUX;
+    return -EINVAL_LINUX;
+}
+
 int64_t seccomp_prctl(struct task *t, const uint64_t a[6])
 {
     int option = (int)a[0];
@@ -54,6 +71,8 @@ int64_t seccomp_prctl(struct task *t, const uint64_t a[6])
     case PR_GET_SECCOMP_LINUX:
         return t->mode;
     case PR_SET_SECCOMP_LINUX:
+        if ((unsigned long)a[1] == 2) /* SECCOMP_MODE_FILTER */
+            return set_mode_filter(t, 0, a[2]);
         if ((unsigned long)a[1] != SECCOMP_MODE_STRICT_LINUX)
             return -EINVAL_LINUX;
         enter_strict(t, VIA_PRCTL);
@@ -74,14 +93,7 @@ int64_t seccomp_syscall(struct task *t, const uint64_t a[6])
         enter_strict(t, VIA_SECCOMP);
         return 0;
     case SECCOMP_SET_MODE_FILTER_LINUX:
-        /* The kernel copies the program before checking anything else; a
-         * NULL (or any unreadable) program is -EFAULT.  Filters themselves
-         * are not emulated: a readable one answers -EINVAL. */
-        if ((unsigned)a[1] & ~0x3fu) /* SECCOMP_FILTER_FLAG_MASK */
-            return -EINVAL_LINUX;
-        if (!mm_read(&t->mm, a[2], (uint8_t[16]){ 0 }, t->personality->bits == 64 ? 16 : 8))
-            return -EFAULT_LINUX;
-        return -EINVAL_LINUX;
+        return set_mode_filter(t, (unsigned)a[1], a[2]);
     case SECCOMP_GET_ACTION_AVAIL_LINUX:
     case SECCOMP_GET_NOTIF_SIZES_LINUX:
         return -EINVAL_LINUX;

@@ -13,11 +13,6 @@
 #include "emu/seccomp.h"
 #include "emu/sys.h"
 
-static uint64_t uarg(struct task *t, uint64_t v)
-{
-    return t->call_abi->bits == 32 ? (uint32_t)v : v;
-}
-
 SYS(exit)
 {
     task_exit(t, (int)(a[0] & 0xff));

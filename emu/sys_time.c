@@ -6,11 +6,6 @@
 #include "emu/sys.h"
 #include "emu/timekeeping.h"
 
-static uint64_t uarg(struct task *t, uint64_t v)
-{
-    return t->call_abi->bits == 32 ? (uint32_t)v : v;
-}
-
 int guest_clock_gettime(int clk, int64_t *sec, int64_t *nsec)
 {
     clockid_t host;

@@ -266,13 +266,17 @@ static inline const char *guest_arg1(void)
 int guest_main(void);
 
 /* The program's entry: the kernel jumps here with argc, argv, envp and the
- * auxiliary vector on the stack. */
+ * auxiliary vector on the stack (raw bytecode gets zero words there: no
+ * arguments, no environment, an empty auxv).  It is first in its own section
+ * so that a raw-bytecode link (examples/raw/raw.ld) puts it at the start of
+ * the text, where --raw starts by default. */
 #if defined(__x86_64__)
-__asm__(".globl _start\n_start:\n xor %ebp, %ebp\n mov %rsp, %rdi\n and $-16, %rsp\n"
-        " call guest_start\n hlt\n");
+__asm__(".pushsection .text.start,\"ax\",@progbits\n.globl _start\n_start:\n xor %ebp, %ebp\n"
+        " mov %rsp, %rdi\n and $-16, %rsp\n call guest_start\n hlt\n.popsection\n");
 #else
-__asm__(".globl _start\n_start:\n xor %ebp, %ebp\n mov %esp, %eax\n and $-16, %esp\n"
-        " sub $12, %esp\n push %eax\n call guest_start\n hlt\n");
+__asm__(".pushsection .text.start,\"ax\",@progbits\n.globl _start\n_start:\n xor %ebp, %ebp\n"
+        " mov %esp, %eax\n and $-16, %esp\n sub $12, %esp\n push %eax\n call guest_start\n"
+        " hlt\n.popsection\n");
 #endif
 
 __attribute__((used, noreturn)) void guest_start(long *sp)
