@@ -434,6 +434,38 @@ def case_options():
             fail('%s: status %d, stderr %r' % (bad, p.returncode, p.stderr))
 
 
+def case_raw_job():
+    # Lesson 7: raw bytecode runs in strict mode from its first instruction,
+    # at the fixed addresses of raw.ld, so nm of the linked ELF (the same
+    # code at the same addresses) gives the trapping instruction.
+    for arch, insn, entry in (('x86_64', 'syscall', 'x86_64 syscall'), ('i386', 'int 0x80', 'ia32 int 0x80')):
+        elf = binary('raw_job_%s.elf' % arch)
+        images = '%s,%s' % (binary('raw_job_%s.text' % arch), binary('raw_job_%s.data' % arch))
+        raw = [ARGS.emu, '--raw', images, '--arch=' + arch]
+        native = subprocess.run([elf], input=b'hello, raw\n', capture_output=True, timeout=60)
+        emulated = subprocess.run(raw, input=b'hello, raw\n', capture_output=True, timeout=60)
+        got = (emulated.returncode, emulated.stdout)
+        if got != (native.returncode, native.stdout) or got != (0, b'HELLO, RAW\n'):
+            fail('raw_job %s: emulated %s, native %s' % (arch, got, (native.returncode, native.stdout)))
+        killed = subprocess.run(raw, input=b'!\n', capture_output=True, timeout=60)
+        if (killed.returncode, killed.stdout) != (SIGKILL, b''):
+            fail('raw_job %s with "!": %s' % (arch, (killed.returncode, killed.stdout)))
+        pc = symbol('raw_job_%s.elf' % arch, 'guest_sys_insn')
+        with tempfile.NamedTemporaryFile(mode='r', suffix='.trace') as f:
+            subprocess.run(raw[:1] + ['--trace=' + f.name] + raw[1:], input=b'hello, raw\n',
+                           capture_output=True, timeout=60)
+            lines = f.read().splitlines()
+        expect_lines(lines, [
+            '--- strict mode on before the first instruction ---',
+            '%s: %s  [%s, strict]  read(0, "hello, raw\\n", 256) = 11' % (pc, insn, entry),
+            '%s: %s  [%s, strict]  write(1, "HELLO, RAW\\n", 11) = 11' % (pc, insn, entry),
+            '%s: %s  [%s, strict]  exit(0) = ?' % (pc, insn, entry),
+            '+++ exited with 0 +++',
+        ], 'raw_job ' + arch)
+        if not lines[1].startswith('--- strict mode on'):
+            fail('raw_job %s: strict mode is not on before the first call' % arch)
+
+
 def case_diff_trace():
     # seccomp-emu-diff --trace passes --trace to the emulator and shows it,
     # without changing what is compared.
