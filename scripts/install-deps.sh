@@ -20,7 +20,7 @@ SUDO=
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in meson ninja-build pkg-config gcc gcc-multilib libglib2.0-dev libcapstone-dev \
-         libcmocka-dev python3 qemu-user; do
+         libcmocka-dev python3 qemu-user binutils; do
     have "$p" || need+=("$p")
 done
 
