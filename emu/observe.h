@@ -45,4 +45,23 @@ extern void (*signal_observer)(struct task *t, const struct signal_event *ev);
 /* The guest has ended (exited or killed); t->state says how. */
 extern void (*end_observer)(struct task *t);
 
+/* The hook points: one line each where the event happens. */
+static inline void observe_mode(struct task *t, const struct mode_event *ev)
+{
+    if (mode_observer)
+        mode_observer(t, ev);
+}
+
+static inline void observe_signal(struct task *t, const struct signal_event *ev)
+{
+    if (signal_observer)
+        signal_observer(t, ev);
+}
+
+static inline void observe_end(struct task *t)
+{
+    if (end_observer)
+        end_observer(t);
+}
+
 #endif

@@ -87,8 +87,7 @@ static int host_signal(int sig)
 
 G_NORETURN void exit_like_guest(struct task *t)
 {
-    if (end_observer)
-        end_observer(t);
+    observe_end(t);
     fflush(stdout);
     if (t->state == TASK_EXITED)
         _exit(t->exit_code);

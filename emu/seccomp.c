@@ -38,8 +38,7 @@ static void enter_strict(struct task *t, enum strict_via via)
     int from = t->mode;
     t->mode = MODE_STRICT;
     cpu_disable_tsc(t);
-    if (mode_observer)
-        mode_observer(t, &(struct mode_event){ .from = from, .to = MODE_STRICT, .via = via });
+    observe_mode(t, &(struct mode_event){ .from = from, .to = MODE_STRICT, .via = via });
 }
 
 void seccomp_enter_strict(struct task *t) { enter_strict(t, VIA_START); }
