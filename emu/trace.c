@@ -256,7 +256,7 @@ static char *verdict_note(struct task *t, const struct trap_event *ev, const cha
     if (v->list != abi && t->profile == PROFILE_2611)
         why = " (the 2005 rule: the list follows the task's personality, not the entry)";
     else if (ev->entry == ENTRY_SYSCALL64 && (ev->nr & X32_SYSCALL_BIT_LINUX))
-        why = " (an x32 number: the kernel checks it against the ia32 list)";
+        why = " (the x32 bit 0x40000000 is set: the kernel checks it against the ia32 list)";
     return g_strdup_printf("KILLED: not in the %s strict list %s%s", v->list->name,
                            v->list->strict_text, why);
 }
