@@ -68,7 +68,11 @@ err_t cpu_open(struct task *t, bool is64)
     gdt[GDT_ENTRY_KERNEL_DS_LINUX] = DESC_DATA(0);
     gdt[GDT_ENTRY_USER32_CS_LINUX] = DESC_CODE32(3);
     gdt[GDT_ENTRY_USER_DS_LINUX] = DESC_DATA(3);
-    gdt[GDT_ENTRY_USER_CS_LINUX] = DESC_CODE64(3);
+    /* A 32-bit engine cannot run 64-bit code: there the 64-bit selector
+     * is present-bit clear, so a far transfer to 0x33 faults (#NP, SIGBUS)
+     * instead of running 64-bit code as 16-bit code.  The call it might
+     * have made is never reached, let alone let through. */
+    gdt[GDT_ENTRY_USER_CS_LINUX] = is64 ? DESC_CODE64(3) : DESC_CODE64(3) & ~(1ull << 47);
     memcpy(kp + KP_GDT, gdt, sizeof(gdt));
     static const uint8_t iret32[] = { 0xcf }, iret64[] = { 0x48, 0xcf };
     if (is64)

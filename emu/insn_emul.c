@@ -27,6 +27,18 @@ static void rdtscp(struct task *t, uint64_t pc)
 
 bool insn_emulate_invalid(struct task *t, uint64_t pc)
 {
+    uint8_t op = 0;
+    if (mm_read(&t->mm, pc, &op, 1) && op == 0xcd) {
+        /* `int $6` arrives as #UD; the kernel's gate is DPL 0: #GP. */
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return true;
+    }
+    if (op == 0xf1) {
+        /* icebp (int1): a debug trap after the instruction, SIGTRAP. */
+        cpu_set_pc(t, pc + 1);
+        signal_fault(t, SIGTRAP_LINUX, TRAP_BRKPT_LINUX, pc + 1);
+        return true;
+    }
     uint8_t b[3];
     if (!mm_read(&t->mm, pc, b, sizeof(b)))
         return false;

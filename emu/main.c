@@ -10,6 +10,7 @@
 #include "emu/cpu.h"
 #include "emu/fdmap.h"
 #include "emu/run.h"
+#include "emu/sandbox.h"
 #include "emu/seccomp.h"
 #include "emu/trace.h"
 #include "emu/trap.h"
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
     g_option_context_add_group(ctx, trace_option_group());
     g_option_context_add_group(ctx, fdmap_option_group());
     g_option_context_add_group(ctx, raw_option_group());
+    g_option_context_add_group(ctx, sandbox_option_group());
     /* Everything after PROGRAM belongs to the guest. */
     g_option_context_set_strict_posix(ctx, TRUE);
     GError *gerr = NULL;
@@ -170,6 +172,9 @@ int main(int argc, char **argv)
      * strict mode from its first instruction, as under cpushare. */
     if (opt_strict || raw)
         seccomp_enter_strict(&t);
+    /* Keep last: after it seccomp-emu cannot open, create or spawn. */
+    if ((e = sandbox_enter()))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
 
     if ((e = run_guest(&t, start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);

@@ -431,11 +431,20 @@ int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
     return 0;
 }
 
-uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot)
+/* Guest ranges that system calls act on end at the top of user space, as
+ * Linux's access_ok() and TASK_SIZE checks make them: seccomp-emu's own
+ * page above it is never read, written, remapped or advised for a guest. */
+static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len)
 {
-    uint64_t at = addr, end = addr + len;
+    uint64_t end = addr + len;
     if (end < addr)
         end = UINT64_MAX;
+    return MIN(end, MAX(addr, mm->limit));
+}
+
+uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    uint64_t at = addr, end = user_end(mm, addr, len);
     guint i = first_above(mm, addr);
     while (at < end && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
@@ -451,7 +460,7 @@ int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct
               int max, uint64_t *covered)
 {
     int n = 0;
-    uint64_t at = addr, end = addr + len;
+    uint64_t at = addr, end = user_end(mm, addr, len);
     guint i = first_above(mm, addr);
     while (at < end && n < max && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
@@ -511,6 +520,8 @@ bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
 {
     for (size_t i = 0; i < max; i++) {
+        if (addr + i < addr || addr + i >= mm->limit)
+            return -EFAULT_LINUX;
         const struct vma *v = mm_find(mm, addr + i);
         if (!v || v->hidden || !(effective(v->prot) & PROT_READ_LINUX))
             return -EFAULT_LINUX;

@@ -8,6 +8,7 @@
 #include "abi/linux.h"
 #include "abi/vdso.h"
 #include "emu/cpu.h"
+#include "emu/guard.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
 #include "emu/vdso_time.h"
@@ -157,15 +158,31 @@ static void hook_syscall(uc_engine *uc, void *user)
     trap_call(t, ENTRY_SYSCALL32, pc);
 }
 
+/* Is `int $n` at addr?  Unicorn leaves eip after it for most vectors and
+ * on it for some (6), so callers look at both places. */
+static bool int_n_at(struct task *t, uint64_t addr, uint32_t n)
+{
+    uint8_t insn[2];
+    return mm_read(&t->mm, addr, insn, 2) && insn[0] == 0xcd && insn[1] == n;
+}
+
 static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     struct task *t = user;
     (void)uc;
     uint64_t pc = cpu_pc(t);
-    switch (intno) {
-    case 0x80:
+    if (intno == 0x80) {
         trap_call(t, ENTRY_INT80, pc - 2);
         return;
+    }
+    /* Unicorn reports `int $n` under the vector n, like the exception of
+     * that number.  Linux's gates for n other than 3, 4 and 0x80 are DPL 0,
+     * so the instruction itself raises #GP: SIGSEGV, whatever n is. */
+    if (intno != 3 && intno != 4 && (int_n_at(t, pc - 2, intno) || int_n_at(t, pc, intno))) {
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    }
+    switch (intno) {
     case 0: /* #DE */
         signal_fault(t, SIGFPE_LINUX, FPE_INTDIV_LINUX, pc);
         return;
@@ -232,7 +249,9 @@ static void hook_sysenter(uc_engine *uc, void *user)
     struct task *t = user;
     (void)uc;
     uint64_t pc = find_sysenter(t, cpu_pc(t));
-    if (t->vendor == VENDOR_AMD) {
+    /* A 64-bit task's compat sysenter is not modelled (Linux would return
+     * to a 32-bit vDSO it does not have): #UD on both vendors. */
+    if (t->vendor == VENDOR_AMD || t->is64) {
         cpu_set_pc(t, pc - 2); /* the engine's skip lands back on it */
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         return;
@@ -277,12 +296,15 @@ err_t trap_install(struct task *t)
     if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
                                 UC_X86_INS_SYSCALL))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
-        (!t->is64 && (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t,
-                                             1, 0, UC_X86_INS_SYSENTER)))) ||
+        /* 64-bit guests too: from their compat code Unicorn would transfer
+         * to an unset SYSENTER_EIP; there it is #UD on both vendors. */
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t, 1, 0,
+                                UC_X86_INS_SYSENTER))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
                                 t->k.kpage, t->k.kpage + 0xfff))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
-                                0))))
+                                0))) ||
+        (e = guard_install(t)))
         return e;
     /* Only the vDSO's text, so ordinary code runs without a code hook. */
     if (t->k.vdso_code_end &&
