@@ -13,6 +13,7 @@
 #include "emu/run.h"
 #include "emu/sandbox.h"
 #include "emu/seccomp.h"
+#include "emu/trace.h"
 #include "emu/trap.h"
 #include "emu/vdso_time.h"
 #include "loaders/elf.h"
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
     g_option_context_set_summary(ctx, "Run a static i386 or x86_64 Linux program, enforcing "
                                       "seccomp strict mode in the emulator itself.");
     g_option_context_add_main_entries(ctx, options, NULL);
+    g_option_context_add_group(ctx, trace_option_group());
     g_option_context_add_group(ctx, fdmap_option_group());
     g_option_context_add_group(ctx, raw_option_group());
     g_option_context_add_group(ctx, sandbox_option_group());
@@ -165,6 +167,8 @@ int main(int argc, char **argv)
 
     if ((e = trap_install(&t)) || (e = cpu_prepare_user(&t, entry, sp, &start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
+    if ((e = trace_setup(&t)))
+        die(EXIT_USAGE, NULL, e);
     /* Raw bytecode has no loader of its own to call prctl: it runs in
      * strict mode from its first instruction, as under cpushare. */
     if (opt_strict || raw)

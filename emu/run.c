@@ -9,6 +9,7 @@
 #include "abi/linux.h"
 #include "emu/cpu.h"
 #include "emu/insn_emul.h"
+#include "emu/observe.h"
 #include "emu/signal.h"
 
 /* Faults Unicorn reports by ending emulation instead of through a hook.
@@ -86,6 +87,7 @@ static int host_signal(int sig)
 
 G_NORETURN void exit_like_guest(struct task *t)
 {
+    observe_end(t);
     fflush(stdout);
     if (t->state == TASK_EXITED)
         _exit(t->exit_code);

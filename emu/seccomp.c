@@ -5,6 +5,7 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/observe.h"
 #include "emu/task.h"
 
 #define X32_SYSCALL_BIT_LINUX 0x40000000
@@ -32,11 +33,15 @@ struct verdict seccomp_check(const struct task *t, enum entry e, int64_t nr)
     return v;
 }
 
-void seccomp_enter_strict(struct task *t)
+static void enter_strict(struct task *t, enum strict_via via)
 {
+    int from = t->mode;
     t->mode = MODE_STRICT;
     cpu_disable_tsc(t);
+    observe_mode(t, &(struct mode_event){ .from = from, .to = MODE_STRICT, .via = via });
 }
+
+void seccomp_enter_strict(struct task *t) { enter_strict(t, VIA_START); }
 
 /* SECCOMP_SET_MODE_FILTER, reached from seccomp(2) and from prctl.  The
  * kernel copies the program before checking anything else; an unreadable
@@ -69,7 +74,7 @@ int64_t seccomp_prctl(struct task *t, const uint64_t a[6])
             return set_mode_filter(t, 0, a[2]);
         if ((unsigned long)a[1] != SECCOMP_MODE_STRICT_LINUX)
             return -EINVAL_LINUX;
-        seccomp_enter_strict(t);
+        enter_strict(t, VIA_PRCTL);
         return 0;
     default:
         return -EINVAL_LINUX;
@@ -84,7 +89,7 @@ int64_t seccomp_syscall(struct task *t, const uint64_t a[6])
     case SECCOMP_SET_MODE_STRICT_LINUX:
         if ((unsigned)a[1] != 0 || a[2] != 0)
             return -EINVAL_LINUX;
-        seccomp_enter_strict(t);
+        enter_strict(t, VIA_SECCOMP);
         return 0;
     case SECCOMP_SET_MODE_FILTER_LINUX:
         return set_mode_filter(t, (unsigned)a[1], a[2]);
@@ -166,6 +171,6 @@ int64_t seccomp_proc_write(struct task *t, uint64_t buf, uint64_t count)
     if (used == 0)
         return -EIO_LINUX;
     if (mode >= 1 && mode <= NR_SECCOMP_MODES_LINUX)
-        seccomp_enter_strict(t);
+        enter_strict(t, VIA_PROC);
     return (int64_t)used;
 }

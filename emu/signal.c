@@ -1,6 +1,7 @@
 #include "emu/signal.h"
 
 #include "abi/linux.h"
+#include "emu/observe.h"
 #include "emu/sys.h"
 
 const char *signal_name(int sig)
@@ -40,6 +41,8 @@ static const char *fault_text(int sig, int code)
 
 void signal_fault(struct task *t, int sig, int si_code, uint64_t addr)
 {
+    observe_signal(t, &(struct signal_event){ .what = SIGNAL_FAULT, .sig = sig,
+                                              .si_code = si_code, .addr = addr });
     task_kill(t, sig,
               g_strdup_printf("killed by %s: %s at 0x%" G_GINT64_MODIFIER "x", signal_name(sig),
                               fault_text(sig, si_code), addr));
@@ -47,6 +50,7 @@ void signal_fault(struct task *t, int sig, int si_code, uint64_t addr)
 
 void signal_post(struct task *t, int sig)
 {
+    observe_signal(t, &(struct signal_event){ .what = SIGNAL_SENT, .sig = sig });
     /* Every signal the kernel sends here (SIGPIPE) terminates by default. */
     task_kill(t, sig, g_strdup_printf("killed by %s: write to a pipe or socket with no reader",
                                       signal_name(sig)));

@@ -50,6 +50,9 @@ static gchar **opt_emu_args;
 static gint opt_timeout = 30;
 static gchar *opt_expect_status, *opt_expect_stdout, *opt_expect_stderr;
 static FILE *trace;
+/* With --trace the emulator traces too (seccomp-emu --trace=FILE), into a
+ * temporary file so that its stderr, which is compared, stays the guest's. */
+static gchar *emu_trace_path;
 
 /* Children live in their own process groups; if we are killed (meson's
  * own timeout sends SIGTERM) they must not outlive us. */
@@ -57,6 +60,8 @@ static volatile pid_t live_pids[2];
 
 static void on_fatal_signal(int sig)
 {
+    if (emu_trace_path)
+        unlink(emu_trace_path);
     for (int i = 0; i < 2; i++)
         if (live_pids[i] > 0) {
             kill(-live_pids[i], SIGKILL);
@@ -505,6 +510,25 @@ static gchar *default_emu(void)
     return pick ? pick : g_strdup("seccomp-emu");
 }
 
+/* The emulator's own trace, after the outputs of the runs. */
+static void trace_emulator(void)
+{
+    if (!trace || !emu_trace_path)
+        return;
+    gchar *text = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    if (g_file_get_contents(emu_trace_path, &text, &len, &e)) {
+        fprintf(trace, "[trace] emu trace (seccomp-emu --trace, %zu bytes):\n", len);
+        fwrite(text, 1, len, trace);
+        g_free(text);
+    } else {
+        fprintf(trace, "[trace] emu trace: %s\n", e->message);
+        g_error_free(e);
+    }
+    unlink(emu_trace_path);
+}
+
 static void trace_output(const Run *r)
 {
     if (!trace)
@@ -535,7 +559,8 @@ int main(int argc, char **argv)
         { "timeout", 0, 0, G_OPTION_ARG_INT, &opt_timeout,
           "Kill both runs after this long and report a hang (default 30)", "SECONDS" },
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace_file,
-          "Log commands and full outputs to F (bare --trace, or -: stderr)", "F" },
+          "Log commands, full outputs and the emulator's own trace (seccomp-emu --trace) to F "
+          "(bare --trace, or -: stderr)", "F" },
         { "expect-status", 0, 0, G_OPTION_ARG_STRING, &opt_expect_status,
           "Skip the native run; expect this status (\"exit N\", \"signal SIGKILL\")", "STATUS" },
         { "expect-stdout", 0, 0, G_OPTION_ARG_FILENAME, &opt_expect_stdout,
@@ -586,6 +611,17 @@ int main(int argc, char **argv)
     gchar *cpu_arg = opt_cpu ? g_strconcat("--cpu=", opt_cpu, NULL) : NULL;
     if (cpu_arg)
         g_ptr_array_add(ev, cpu_arg);
+    gchar *trace_arg = NULL;
+    if (trace) {
+        int fd = g_file_open_tmp("seccomp-emu-trace-XXXXXX", &emu_trace_path, &err);
+        if (fd < 0) {
+            fprintf(stderr, "seccomp-emu-diff: %s\n", err->message);
+            return 2;
+        }
+        close(fd);
+        trace_arg = g_strconcat("--trace=", emu_trace_path, NULL);
+        g_ptr_array_add(ev, trace_arg);
+    }
     for (gchar **a = opt_emu_args; a && *a; a++)
         g_ptr_array_add(ev, *a);
     for (char **a = prog; *a; a++)
@@ -627,6 +663,7 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < nactive; i++)
         trace_output(&active[i]);
+    trace_emulator();
 
     gchar *cmd = g_strjoinv(" ", prog);
     printf("seccomp-emu-diff: %s%s\n", cmd, expect_mode ? " (emulator only, against expectations)" : "");
@@ -659,6 +696,8 @@ int main(int argc, char **argv)
     g_free(es);
     g_free(cmd);
     g_free(cpu_arg);
+    g_free(trace_arg);
+    g_free(emu_trace_path);
     g_ptr_array_free(ev, TRUE);
     g_option_context_free(ctx);
     g_free(opt_emu);
