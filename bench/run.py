@@ -241,6 +241,8 @@ def main():
     ap.add_argument("--no-qemu", action="store_true", help="skip QEMU user mode")
     ap.add_argument("--no-native", action="store_true",
                     help="skip native runs (ratios to native become unavailable)")
+    ap.add_argument("--emu-flag", action="append", default=[], metavar="FLAG",
+                    help="pass FLAG to every seccomp-emu run (repeatable), e.g. --no-self-sandbox")
     ap.add_argument("--json", help="results file (default: BUILD/bench/results.json)")
     ap.add_argument("--compare", help="an earlier results file: print seccomp-emu's change")
     ap.add_argument("--readme", help="replace the table between the bench markers of this file")
@@ -282,14 +284,14 @@ def main():
                         notes.append(f"{job.name}: {label}: not available yet "
                                      f"(no {feat[1]} in seccomp-emu --help-all)")
                         continue
-                    kinds.append((label, [emu] + flags + [prog] + args, 0))
+                    kinds.append((label, [emu] + opts.emu_flag + flags + [prog] + args, 0))
             else:
                 if "native" in job.runners and not opts.no_native:
                     kinds.append(("native", [prog] + args, 0))
                 q = qemus[job.bits]
                 if "qemu" in job.runners and q:
                     kinds.append(("qemu", [q, prog] + args, EXIT_NOT_STRICT))
-                kinds.append(("emu", [emu, prog] + args, 0))
+                kinds.append(("emu", [emu] + opts.emu_flag + [prog] + args, 0))
             n = reps * (1 if opts.smoke else job.reps_factor)
             runs = {k[0]: [] for k in kinds}
             want_sum = None
@@ -332,6 +334,8 @@ def main():
             results.append(entry)
 
     info = machine_info(emu, qemus)
+    if opts.emu_flag:
+        notes.append("seccomp-emu ran with " + " ".join(opts.emu_flag))
     doc = {"machine": info, "reps": reps, "smoke": opts.smoke, "notes": notes,
            "failures": failures, "results": results}
     out_path = opts.json or os.path.join(gdir, "results.json")
