@@ -65,7 +65,7 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
         r = writing ? write(host, &dummy, 0) : read(host, &dummy, 0);
     } else if (n == 1) {
         /* One piece, nearly every call: the plain calls spare the kernel
-         * its iovec import, a tenth of a small write's cost (bench/). */
+         * its iovec import, a fifth of a one-byte write's cost (bench/). */
         void *p = iov[0].iov_base;
         size_t len = iov[0].iov_len;
         if (offset >= 0)
