@@ -21,6 +21,7 @@
 #define KP_GDT 0x000
 #define KP_IRET 0x200
 #define KP_HALT 0x800
+#define KP_STACK_TOP 0xff0 /* SYSENTER_ESP */
 
 /* Flat descriptors; the accessed bit is preset so the CPU never needs to
  * write the (read-only) GDT. */
@@ -148,6 +149,23 @@ err_t cpu_prepare_user(struct task *t, uint64_t entry, uint64_t sp, uint64_t *st
     for (size_t i = 0; i < n; i++)
         if ((e = reg_write(t, gprs[i], 0)))
             return e;
+    *start = t->k.kpage + KP_IRET;
+    return OK;
+}
+
+err_t cpu_iret_to_user(struct task *t, uint64_t ip, uint16_t cs, uint64_t flags, uint64_t sp,
+                       uint16_t ss, uint64_t *start)
+{
+    if (t->is64)
+        return err_new("no CPL 0 stub stops a 64-bit task");
+    /* The frame goes on the kernel page's stack (SYSENTER_ESP), written
+     * host-side: the page is read-only to the CPU. */
+    uint32_t w[5] = { (uint32_t)ip, cs, (uint32_t)flags, (uint32_t)sp, ss };
+    uint64_t frame = t->k.kpage + KP_STACK_TOP - sizeof(w);
+    memcpy(kpage_host(t) + (frame - t->k.kpage), w, sizeof(w));
+    err_t e = reg_write(t, UC_X86_REG_ESP, frame);
+    if (e)
+        return e;
     *start = t->k.kpage + KP_IRET;
     return OK;
 }

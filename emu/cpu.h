@@ -18,6 +18,11 @@ void cpu_close(struct task *t);
  * the address to start emulation at. */
 err_t cpu_prepare_user(struct task *t, uint64_t entry, uint64_t sp, uint64_t *start);
 
+/* Leave a CPL 0 stub (the sysenter entry) for user mode at ip/sp, through
+ * the iret stub; *start is where emulation must resume. */
+err_t cpu_iret_to_user(struct task *t, uint64_t ip, uint16_t cs, uint64_t flags, uint64_t sp,
+                       uint16_t ss, uint64_t *start);
+
 /* CR4.TSD: rdtsc at CPL 3 raises #GP from now on. */
 void cpu_disable_tsc(struct task *t);
 

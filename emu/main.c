@@ -10,9 +10,11 @@
 #include "emu/cpu.h"
 #include "emu/fdmap.h"
 #include "emu/host_tune.h"
+#include "emu/limits.h"
 #include "emu/run.h"
 #include "emu/sandbox.h"
 #include "emu/seccomp.h"
+#include "emu/signal.h"
 #include "emu/trace.h"
 #include "emu/trap.h"
 #include "emu/vdso_time.h"
@@ -102,6 +104,7 @@ int main(int argc, char **argv)
     g_option_context_add_group(ctx, trace_option_group());
     g_option_context_add_group(ctx, fdmap_option_group());
     g_option_context_add_group(ctx, raw_option_group());
+    g_option_context_add_group(ctx, limits_option_group());
     g_option_context_add_group(ctx, sandbox_option_group());
     /* Everything after PROGRAM belongs to the guest. */
     g_option_context_set_strict_posix(ctx, TRUE);
@@ -156,6 +159,8 @@ int main(int argc, char **argv)
 
     uint64_t top = stack_top(info.is64), sp, entry, start;
     if ((e = host_tune_memory()) || (e = cpu_open(&t, info.is64)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+    if ((e = signal_setup(&t)) || (e = limits_setup(&t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
     t.mm.mmap_base = top - (128u << 20);

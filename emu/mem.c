@@ -109,6 +109,17 @@ static bool range_free(const struct mm *mm, uint64_t addr, uint64_t len)
     return i >= mm->vmas->len || VMA(mm, i)->start >= addr + len;
 }
 
+bool mm_range_free(const struct mm *mm, uint64_t addr, uint64_t len)
+{
+    return range_free(mm, addr, len);
+}
+
+const struct vma *mm_next(const struct mm *mm, uint64_t addr)
+{
+    guint i = first_above(mm, addr);
+    return i < mm->vmas->len ? VMA(mm, i) : NULL;
+}
+
 static err_t insert_piece(struct mm *mm, struct vma v)
 {
     err_t e = UC_TRY(uc_mem_map_ptr(mm->uc, v.start, v.end - v.start, prot_to_uc(v.prot), v.host));

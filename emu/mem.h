@@ -56,6 +56,10 @@ uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top);
 
 /* The mapping holding `addr`, or NULL. */
 const struct vma *mm_find(const struct mm *mm, uint64_t addr);
+/* The first mapping ending above `addr` (holding it or above it), or NULL. */
+const struct vma *mm_next(const struct mm *mm, uint64_t addr);
+/* Is [addr, addr+len) free of mappings? */
+bool mm_range_free(const struct mm *mm, uint64_t addr, uint64_t len);
 
 /* Longest prefix of [addr, addr+len) that is mapped with all of `prot`. */
 uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot);

@@ -8,7 +8,9 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/fault.h"
 #include "emu/insn_emul.h"
+#include "emu/limits.h"
 #include "emu/observe.h"
 #include "emu/signal.h"
 
@@ -48,13 +50,24 @@ static bool fault_from_uc_error(struct task *t, uc_err e)
 err_t run_guest(struct task *t, uint64_t start)
 {
     uint64_t pc = start;
+    err_t err;
     while (t->state == TASK_RUNNING) {
+        if ((err = limits_before_run(t)))
+            return err;
+        fault_before_run(t);
         uc_err e = uc_emu_start(t->uc, pc, t->k.halt, 0, 0);
         if (t->state != TASK_RUNNING)
             break;
-        if (e != UC_ERR_OK && !fault_from_uc_error(t, e))
+        /* A fault a hook raised already, a precise page fault, or one that
+         * only the engine's error reports (an instruction emulated on #UD
+         * just goes on). */
+        if (e != UC_ERR_OK && !signal_fault_raised(t) && !fault_take(t, e))
+            fault_from_uc_error(t, e);
+        if (t->state != TASK_RUNNING)
             break;
-        pc = cpu_pc(t);
+        /* Signals are delivered only here, with the engine stopped. */
+        if ((err = signal_resume(t, &pc)))
+            return err;
         if (pc == t->k.halt)
             return err_new("emulation reached the kernel halt stub");
     }
@@ -64,7 +77,14 @@ err_t run_guest(struct task *t, uint64_t start)
 /* Linux signal numbers to the host's: they differ on macOS and the BSDs. */
 static int host_signal(int sig)
 {
+#if defined(__linux__)
+    return sig; /* the same numbers, real-time signals included */
+#endif
     switch (sig) {
+    case SIGXCPU_LINUX: return SIGXCPU;
+    case SIGXFSZ_LINUX: return SIGXFSZ;
+    case SIGVTALRM_LINUX: return SIGVTALRM;
+    case SIGPROF_LINUX: return SIGPROF;
     case SIGHUP_LINUX: return SIGHUP;
     case SIGINT_LINUX: return SIGINT;
     case SIGQUIT_LINUX: return SIGQUIT;

@@ -78,6 +78,7 @@ static const struct allow {
     /* Time. */
     { "clock_gettime", ANY, "guest clocks, limits" },
     { "clock_getres", ANY, "guest clocks" },
+    { "getrusage", ANY, "the guest's CPU time: ITIMER_VIRTUAL/PROF and --cpu-time (async.c)" },
     { "gettimeofday", ANY, "guest clocks" },
     { "time", ANY, "guest clocks" },
     { "nanosleep", ANY, "guest sleeps" },

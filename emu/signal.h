@@ -1,26 +1,70 @@
-/* Signals for the guest.  The core delivers only default actions: a fault
- * or a signal whose default is to terminate ends the guest by that signal,
- * which seccomp-emu then reproduces on itself. */
+/* Signals for the guest, as Linux generates, queues and delivers them.
+ *
+ * Generation (signal_send and the fault and kernel-side helpers) follows
+ * kernel/signal.c: ignored signals are dropped, a standard signal already
+ * pending is not queued twice, real-time signals queue.  Delivery happens
+ * only while the engine is stopped, at an instruction boundary: whoever
+ * makes a signal deliverable stops the engine, and the run loop calls
+ * signal_resume(), which installs a sigreturn's context, applies restart
+ * rules to an interrupted call, and builds frames or takes the default
+ * action. */
 #ifndef EMU_SIGNAL_H
 #define EMU_SIGNAL_H
 
 #include <stdint.h>
 
+#include "abi/signal_linux.h"
 #include "emu/task.h"
 
-/* si_code values of the faults (asm-generic/siginfo.h) */
-#define SEGV_MAPERR_LINUX 1
-#define SEGV_ACCERR_LINUX 2
-#define ILL_ILLOPN_LINUX 2
-#define FPE_INTDIV_LINUX 1
-#define TRAP_BRKPT_LINUX 1
-#define SI_KERNEL_LINUX 0x80
+/* State of a new program (default actions, nothing blocked, no alternate
+ * stack, the FPU as Linux starts it), precise page faults (emu/fault.c)
+ * and the timer thread (emu/async.c).  After cpu_open(). */
+err_t signal_setup(struct task *t);
 
-/* A synchronous fault at the current instruction. */
-void signal_fault(struct task *t, int sig, int si_code, uint64_t addr);
-/* A signal the kernel sends the task as a side effect (SIGPIPE). */
+/* Queue a signal as send_signal() does; `why` (static text) explains a
+ * death by it on stderr. */
+void signal_send(struct task *t, const struct ksiginfo *info, const char *why);
+
+/* A signal the kernel sends the task itself (SIGPIPE, SIGXFSZ: send_sig
+ * with SI_USER from the task's own pid). */
 void signal_post(struct task *t, int sig);
+/* From the kernel with SI_KERNEL (timers, limits). */
+void signal_kernel(struct task *t, int sig, const char *why);
+
+/* A synchronous fault at the current instruction (force_sig_fault): a
+ * handler runs if one is installed and the signal is not blocked; else
+ * the task dies of it.  trapno/err are what sigcontext shows. */
+void signal_fault(struct task *t, int sig, int si_code, uint64_t addr);
+void signal_fault_trap(struct task *t, int sig, int si_code, uint64_t addr, int trapno,
+                       uint64_t err);
+/* The same, with a reason for the stderr line should it kill. */
+void signal_fault_why(struct task *t, int sig, int si_code, uint64_t addr, int trapno,
+                      uint64_t err, const char *why);
+
+/* Has a fault been raised since the engine last started? */
+bool signal_fault_raised(struct task *t);
+
+/* Is a signal pending that is neither blocked nor ignored (one a blocking
+ * call must give way to)? */
+bool signal_deliverable(struct task *t);
+
+/* A call just returned `result` (trap.c, once per call): stop the engine
+ * if a signal must be delivered or a sigreturn's context installed. */
+void signal_syscall_exit(struct task *t, enum entry e, int64_t nr, int64_t result);
+
+/* The engine has stopped: take what the async side posted, install a
+ * pending sigreturn context, deliver signals.  *pc is where to resume. */
+err_t signal_resume(struct task *t, uint64_t *pc);
+
+/* sigreturn's context, installed at the next stop. */
+void signal_set_return_context(struct task *t, const struct uctx *c);
+
+/* Mask, as sigprocmask and sigreturn set it (SIGKILL and SIGSTOP can
+ * never be blocked). */
+void signal_set_blocked(struct task *t, uint64_t mask);
 
 const char *signal_name(int sig);
+
+#define SIGMASK_LINUX(sig) (1ull << ((sig) - 1))
 
 #endif

@@ -42,8 +42,14 @@ SYS(readlinkat); SYS(sched_yield); SYS(prctl); SYS(seccomp);
 SYS(clock_gettime); SYS(clock_gettime64); SYS(clock_getres); SYS(clock_getres64);
 SYS(gettimeofday); SYS(time); SYS(nanosleep); SYS(clock_nanosleep);
 
-/* signal.c */
-SYS(rt_sigreturn); SYS(sigreturn);
+/* sys_signal.c: signals */
+SYS(rt_sigreturn); SYS(sigreturn); SYS(rt_sigaction); SYS(sigaction); SYS(signal);
+SYS(rt_sigprocmask); SYS(sigprocmask); SYS(rt_sigpending); SYS(sigpending);
+SYS(rt_sigsuspend); SYS(sigsuspend); SYS(pause); SYS(rt_sigtimedwait); SYS(kill);
+SYS(tkill); SYS(tgkill); SYS(rt_sigqueueinfo); SYS(rt_tgsigqueueinfo); SYS(sigaltstack);
+
+/* itimer.c: interval timers */
+SYS(alarm); SYS(setitimer); SYS(getitimer);
 
 /* Host errno to Linux errno: the numbers differ on macOS and the BSDs. */
 int errno_to_linux(int host_errno);

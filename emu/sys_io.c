@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include "abi/linux.h"
+#include "abi/signal_linux.h"
+#include "emu/async.h"
+#include "emu/limits.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
 #include "emu/sys.h"
@@ -50,15 +53,37 @@ static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, s
     return n;
 }
 
+/* A descriptor open only the other way answers EBADF at once; waiting for
+ * it to become ready first would wait forever (a pipe's write end never
+ * polls readable). */
+static bool wrong_direction(int host, bool writing)
+{
+    int fl = fcntl(host, F_GETFL);
+    return fl >= 0 && (fl & O_ACCMODE) == (writing ? O_RDONLY : O_WRONLY);
+}
+
 static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, bool writing,
                        int64_t offset)
 {
+    if (wrong_direction(host, writing))
+        return -EBADF_LINUX;
     if (!access_ok(buf, count))
         return -EFAULT_LINUX;
     if (count > MAX_RW_COUNT_LINUX)
         count = MAX_RW_COUNT_LINUX;
+    if (writing && count) {
+        /* RLIMIT_FSIZE, applied to everything the guest writes. */
+        int64_t allow = limits_output_allow(t, count);
+        if (allow < 0)
+            return -EFBIG_LINUX;
+        count = (uint64_t)allow;
+    }
     struct iovec iov[MAX_HOST_IOV];
     int n = guest_iov(t, buf, count, writing, iov, MAX_HOST_IOV);
+    /* A blocking descriptor must still give way to a signal the guest
+     * handles or dies of (SA_RESTART decides on delivery). */
+    if (n > 0 && async_wait(t, host, writing, -1, NULL) < 0)
+        return -ERESTARTSYS_LINUX;
     ssize_t r;
     if (n == 0) {
         char dummy;
@@ -78,6 +103,8 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
         r = writing ? writev(host, iov, n) : readv(host, iov, n);
     if (!writing && r > 0)
         mm_written(&t->mm, buf, (uint64_t)r);
+    if (writing && r > 0)
+        limits_output_done(t, r);
     return host_result(t, r);
 }
 
@@ -151,7 +178,8 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
 
     /* import_iovec: lengths are checked and the total clamped first; each
      * segment then becomes its mapped pieces plus the guard for the rest. */
-    uint64_t total = 0;
+    uint64_t total = 0, budget = writing ? limits_output_left(t) : UINT64_MAX;
+    bool over_budget = false;
     struct iovec host[UIO_MAXIOV_LINUX];
     int n = 0;
     for (uint64_t i = 0; i < cnt; i++) {
@@ -173,13 +201,24 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
             len = MAX_RW_COUNT_LINUX - total;
         if (!access_ok(base, len))
             return -EFAULT_LINUX;
+        if (len > budget - total) {
+            /* RLIMIT_FSIZE: a write stops short at the limit. */
+            len = budget - total;
+            over_budget = true;
+        }
         total += len;
         if (len && n < UIO_MAXIOV_LINUX)
             n += guest_iov(t, base, len, writing, host + n, UIO_MAXIOV_LINUX - n);
     }
-    if (n == 0)
+    if (over_budget && total == 0 && limits_output_allow(t, 1) < 0)
+        return -EFBIG_LINUX;
+    if (n == 0 || wrong_direction(g->host, writing))
         return rw_host(t, g->host, 0, 0, writing, -1);
+    if (async_wait(t, g->host, writing, -1, NULL) < 0)
+        return -ERESTARTSYS_LINUX;
     ssize_t r = writing ? writev(g->host, host, n) : readv(g->host, host, n);
+    if (writing && r > 0)
+        limits_output_done(t, r);
     if (!writing && r > 0) {
         /* The host may have written into code: without the guest address
          * of each piece at hand, drop every translation (readv is rare). */

@@ -10,6 +10,7 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/limits.h"
 #include "emu/seccomp.h"
 #include "emu/sys.h"
 
@@ -55,7 +56,7 @@ void task_init_rlimits(struct task *t)
     static const struct {
         int linux_, host;
     } map[] = {
-        { RLIMIT_CPU_LINUX, RLIMIT_CPU },   { 1, RLIMIT_FSIZE },
+        { RLIMIT_CPU_LINUX, RLIMIT_CPU },   { RLIMIT_FSIZE_LINUX, RLIMIT_FSIZE },
         { 2, RLIMIT_DATA },                 { RLIMIT_STACK_LINUX, RLIMIT_STACK },
         { RLIMIT_CORE_LINUX, RLIMIT_CORE }, { RLIMIT_NOFILE_LINUX, RLIMIT_NOFILE },
         { RLIMIT_AS_LINUX, RLIMIT_AS },
@@ -81,6 +82,7 @@ static int64_t set_limit(struct task *t, unsigned res, uint64_t cur, uint64_t ma
         return -EPERM_LINUX; /* raising the hard limit needs privilege */
     t->rlim[res].cur = cur;
     t->rlim[res].max = max;
+    limits_rlimit_changed(t, res);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "abi/linux.h"
+#include "emu/async.h"
 #include "emu/sys.h"
 #include "emu/timekeeping.h"
 
@@ -112,7 +113,7 @@ SYS(time)
     return t->call_abi->bits == 64 ? s : (int32_t)s;
 }
 
-static int64_t sleep_for(struct task *t, uint64_t ureq, bool wide)
+static int64_t sleep_for(struct task *t, uint64_t ureq, uint64_t urem, bool wide)
 {
     int64_t v[2];
     if (wide) {
@@ -127,13 +128,17 @@ static int64_t sleep_for(struct task *t, uint64_t ureq, bool wide)
     }
     if (v[0] < 0 || v[1] < 0 || v[1] >= 1000000000)
         return -EINVAL_LINUX;
-    struct timespec ts = { (time_t)v[0], (long)v[1] };
-    while (nanosleep(&ts, &ts) != 0)
-        ; /* host signals are the emulator's own business; keep sleeping */
-    return 0;
+    int64_t ns = v[0] > INT64_MAX / 1000000000 - 1 ? INT64_MAX : v[0] * 1000000000 + v[1];
+    int64_t left;
+    /* A signal the guest must see ends the sleep, with the time left. */
+    if (async_wait(t, -1, false, ns, &left) >= 0)
+        return 0;
+    if (urem && !put_timespec(t, urem, left / 1000000000, left % 1000000000, wide))
+        return -EFAULT_LINUX;
+    return -EINTR_LINUX;
 }
 
-SYS(nanosleep) { return sleep_for(t, uarg(t, a[0]), t->call_abi->bits == 64); }
+SYS(nanosleep) { return sleep_for(t, uarg(t, a[0]), uarg(t, a[1]), t->call_abi->bits == 64); }
 
 SYS(clock_nanosleep)
 {
@@ -142,10 +147,11 @@ SYS(clock_nanosleep)
     int r = guest_clock_gettime(clk, &s, &n);
     if (r < 0 || clk == CLOCK_THREAD_CPUTIME_ID_LINUX)
         return -EINVAL_LINUX;
-    if (!(a[1] & 1)) /* relative */
-        return sleep_for(t, uarg(t, a[2]), t->call_abi->bits == 64);
-    /* TIMER_ABSTIME: sleep until the clock reads the target. */
     bool wide = t->call_abi->bits == 64;
+    if (!(a[1] & 1)) /* relative */
+        return sleep_for(t, uarg(t, a[2]), uarg(t, a[3]), wide);
+    /* TIMER_ABSTIME: sleep until the clock reads the target; a signal
+     * ends it with -EINTR and no remaining time, as in Linux. */
     int64_t v[2];
     int32_t w[2];
     if (!(wide ? mm_read(&t->mm, uarg(t, a[2]), v, sizeof(v))
@@ -155,12 +161,9 @@ SYS(clock_nanosleep)
         v[0] = w[0], v[1] = w[1];
     if (v[0] < 0 || v[1] < 0 || v[1] >= 1000000000)
         return -EINVAL_LINUX;
-    for (;;) {
-        guest_clock_gettime(clk, &s, &n);
-        int64_t left = (v[0] - s) * 1000000000 + (v[1] - n);
-        if (left <= 0)
-            return 0;
-        struct timespec ts = { (time_t)(left / 1000000000), (long)(left % 1000000000) };
-        nanosleep(&ts, NULL);
-    }
+    int64_t left = (v[0] - s) * 1000000000 + (v[1] - n);
+    if (left <= 0)
+        return 0;
+    int64_t rest;
+    return async_wait(t, -1, false, left, &rest) >= 0 ? 0 : -EINTR_LINUX;
 }

@@ -12,6 +12,7 @@
 #include "abi/vdso.h"
 #include "emu/fdtable.h"
 #include "emu/mem.h"
+#include "emu/sigstate.h"
 
 enum seccomp_mode {
     MODE_DISABLED = 0,
@@ -36,6 +37,7 @@ struct kernel_layout {
     uint64_t vdso;           /* AT_SYSINFO_EHDR */
     uint64_t vsyscall;       /* AT_SYSINFO (i386 __kernel_vsyscall) */
     uint64_t int80_pad;      /* where fast 32-bit entries return */
+    uint64_t vdso_sigreturn, vdso_rt_sigreturn; /* ia32 default restorers */
     uint64_t vdso_code, vdso_code_end; /* hooked for the time functions */
     uint64_t vdso_fn[VDSO_NFN];        /* entry of each emulated function */
     uint64_t vdso_fn_done[VDSO_NFN];   /* its `ret`, where a served call resumes */
@@ -60,6 +62,7 @@ struct task {
     struct { uint64_t cur, max; } rlim[RLIM_NLIMITS_LINUX];
     uint8_t tls[3][8]; /* the three TLS descriptors of set_thread_area */
     char *exe_path;    /* what /proc/self/exe resolves to */
+    struct sigstate sig; /* emu/signal.c */
     bool quiet;
 
     enum run_state state;

@@ -8,6 +8,7 @@
 #include "abi/linux.h"
 #include "abi/vdso.h"
 #include "emu/cpu.h"
+#include "emu/fault.h"
 #include "emu/guard.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
@@ -155,6 +156,7 @@ write_back:
         cpu_set_pc(t, t->k.int80_pad - 2);
         break;
     }
+    signal_syscall_exit(t, e, ev.nr, result);
 }
 
 static void hook_syscall(uc_engine *uc, void *user)
@@ -168,6 +170,8 @@ static void hook_syscall(uc_engine *uc, void *user)
     }
     /* 32-bit code: the compat entry on AMD, #UD on Intel. */
     if (t->vendor == VENDOR_INTEL) {
+        /* The engine adds 2 after the hook; the fault is at the syscall. */
+        cpu_set_pc(t, pc - 2);
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         return;
     }
@@ -191,6 +195,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
         trap_call(t, ENTRY_INT80, pc - 2);
         return;
     }
+    fault_exception_taken(t);
     /* Unicorn reports `int $n` under the vector n, like the exception of
      * that number.  Linux's gates for n other than 3, 4 and 0x80 are DPL 0,
      * so the instruction itself raises #GP: SIGSEGV, whatever n is. */
@@ -222,8 +227,13 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
         signal_fault(t, SIGBUS_LINUX, SI_KERNEL_LINUX, 0);
         return;
     default:
-        /* int $n with a kernel-only gate: #GP, SIGSEGV, as on Linux. */
-        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        /* int $n with a kernel-only gate: #GP, SIGSEGV, as on Linux; the
+         * error code names the IDT entry, and the fault is at the int
+         * (the engine has moved past its two bytes). */
+        if (intno >= 32)
+            cpu_set_pc(t, pc - 2);
+        signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX,
+                          intno >= 32 ? (intno << 3) | 2 : 0);
         return;
     }
 }
@@ -290,8 +300,11 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
 
 static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
+    struct task *t = user;
     (void)uc, (void)size;
-    vdso_time_hook(user, address);
+    if (address == t->k.int80_pad)
+        t->sig.sysenter_done = false; /* back in user mode after a fast call */
+    vdso_time_hook(t, address);
 }
 
 static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
@@ -301,7 +314,14 @@ static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, i
     (void)uc, (void)size, (void)value;
     bool unmapped = type == UC_MEM_READ_UNMAPPED || type == UC_MEM_WRITE_UNMAPPED ||
                     type == UC_MEM_FETCH_UNMAPPED;
-    signal_fault(t, SIGSEGV_LINUX, unmapped ? SEGV_MAPERR_LINUX : SEGV_ACCERR_LINUX, address);
+    bool write = type == UC_MEM_WRITE_UNMAPPED || type == UC_MEM_WRITE_PROT;
+    bool fetch = type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT;
+    /* The page-fault error code sigcontext shows (mostly NX fetches: the
+     * other faults are taken precisely by emu/fault.c first). */
+    uint64_t err = X86_PF_USER_LINUX | (unmapped ? 0 : X86_PF_PROT_LINUX) |
+                   (write ? X86_PF_WRITE_LINUX : 0) | (fetch ? X86_PF_INSTR_LINUX : 0);
+    signal_fault_trap(t, SIGSEGV_LINUX, unmapped ? SEGV_MAPERR_LINUX : SEGV_ACCERR_LINUX,
+                      address, X86_TRAP_PF_LINUX, err);
     return false;
 }
 

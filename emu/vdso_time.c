@@ -26,6 +26,8 @@ err_t vdso_map(struct task *t)
     if (!t->is64) {
         t->k.vsyscall = at + img.vsyscall;
         t->k.int80_pad = at + img.int80_pad;
+        t->k.vdso_sigreturn = at + img.sigreturn;
+        t->k.vdso_rt_sigreturn = at + img.rt_sigreturn;
     }
     t->k.vdso_code = at + VDSO_TEXT;
     t->k.vdso_code_end = at + VDSO_SIZE;

@@ -40,10 +40,6 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
     bool is64 = info->is64;
     uint64_t top = stack_top(is64);
     int prot = PROT_READ_LINUX | PROT_WRITE_LINUX | (info->exec_stack ? PROT_EXEC_LINUX : 0);
-    err_t e = mm_map_fixed(&t->mm, top - STACK_SIZE_DEFAULT, STACK_SIZE_DEFAULT, prot, "[stack]",
-                           NULL);
-    if (e)
-        return e;
 
     size_t argc = g_strv_length(argv), envc = g_strv_length(envp);
     /* Strings first, as copy_strings leaves them: argv, envp, then the file
@@ -55,6 +51,18 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
         strbytes += strlen(envp[i]) + 1;
     if (strbytes > STACK_SIZE_DEFAULT / 4)
         return err_new("arguments and environment too long (%zu bytes)", strbytes);
+
+    /* setup_arg_pages(): what the arguments fill plus 128 KiB; the rest
+     * grows on demand up to RLIMIT_STACK (emu/fault.c). */
+    uint64_t used = strbytes + (argc + envc + 3) * 8 + 64 * 8 + 256;
+    uint64_t size = ((used + PAGE_SIZE_LINUX - 1) & ~(uint64_t)(PAGE_SIZE_LINUX - 1)) +
+                    STACK_EXPAND;
+    uint64_t rlim = t->rlim[RLIMIT_STACK_LINUX].cur;
+    if (rlim < size && rlim > used)
+        size = (rlim + PAGE_SIZE_LINUX - 1) & ~(uint64_t)(PAGE_SIZE_LINUX - 1);
+    err_t e = mm_map_fixed(&t->mm, top - size, size, prot, STACK_VMA_NAME, NULL);
+    if (e)
+        return e;
 
     unsigned ptr = is64 ? 8 : 4;
     struct cursor c = { t, top - ptr, true };

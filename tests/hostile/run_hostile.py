@@ -143,7 +143,7 @@ def tricks(emu, guests):
 
 
 # ------------------------------------------------------------- hostcalls
-ENOENT, ENOSYS = -2, -38
+ENOENT, ENOSYS, ESRCH = -2, -38, -3
 # (action, ABIs, emulated answer, watcher, native leg)
 HOSTCALLS = [
     ("open_creat", "32 64", ENOENT, "dir", True),
@@ -164,10 +164,10 @@ HOSTCALLS = [
     ("vfork", "32 64", ENOSYS, "proc", True),
     ("clone", "32 64", ENOSYS, "proc", True),
     ("clone3", "32 64", ENOSYS, "proc", True),
-    ("kill", "32 64", ENOSYS, "victim", True),
-    ("kill_group", "32 64", ENOSYS, "victim", True),
-    ("tkill", "32 64", ENOSYS, "victim", True),
-    ("tgkill", "32 64", ENOSYS, "victim", True),
+    ("kill", "32 64", ESRCH, "victim", True),  # no other process exists for the guest
+    ("kill_group", "32 64", ESRCH, "victim", True),  # no other process exists for the guest
+    ("tkill", "32 64", ESRCH, "victim", True),  # no other process exists for the guest
+    ("tgkill", "32 64", ESRCH, "victim", True),  # no other process exists for the guest
     ("ptrace", "32 64", ENOSYS, "tracer", True),
     ("mount", "32 64", ENOSYS, "mount", True),
     ("tcp", "32 64", ENOSYS, "tcp", True),

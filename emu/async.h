@@ -1,0 +1,53 @@
+/* Everything that happens to the guest from outside its own instruction
+ * stream: interval timers (alarm, setitimer), CPU-time and wall-clock
+ * limits, and the host signals seccomp-emu forwards (SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT).  A timer thread watches the clocks and stops the
+ * engine with uc_emu_stop(), so a guest spinning without system calls
+ * still gets its signal within a millisecond or two; no per-instruction
+ * hook is involved.  Blocking reads, writes and sleeps wait with poll()
+ * on a wake-up pipe as well, so that they give way to a signal the guest
+ * must see. */
+#ifndef EMU_ASYNC_H
+#define EMU_ASYNC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/status.h"
+
+struct task;
+
+err_t async_start(struct task *t);
+
+/* Main thread, engine stopped or inside a hook: turn what was posted into
+ * guest signals (or the limit's SIGKILL). */
+void async_take(struct task *t);
+
+/* Ask for another engine stop soon (the signal could not be delivered at
+ * this stop). */
+void async_rekick(void);
+
+/* Wait until `fd` is ready (readable, or writable if `writing`; fd < 0: no
+ * descriptor), `timeout_ns` passes (< 0: no timeout), or a signal becomes
+ * deliverable.  Returns 1 ready, 0 timed out, -1 interrupted.  *left gets
+ * the time that remained (may be NULL). */
+int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left);
+
+/* Interval timers, in nanoseconds (value 0: disarmed). */
+struct async_itimer {
+    int64_t value, interval;
+};
+void async_itimer(int which, const struct async_itimer *set, struct async_itimer *old);
+
+/* RLIMIT_CPU (seconds, UINT64_MAX: none): SIGXCPU at the soft limit and
+ * every second after, SIGKILL at the hard one. */
+void async_set_cpu_limit(uint64_t soft, uint64_t hard);
+
+/* Wall-clock limit from now, then SIGKILL with `reason` on stderr. */
+void async_set_timeout(int64_t ns, const char *reason);
+
+/* The guest's CPU time so far (process CPU time: the guest runs on the
+ * emulator's thread), in nanoseconds. */
+int64_t async_cpu_time(void);
+
+#endif

@@ -1,0 +1,40 @@
+/* Resource limits the owner of the CPU sets on a job:
+ *   --cpu-time=SOFT[:HARD]  RLIMIT_CPU: SIGXCPU at SOFT s and every second
+ *                           after, SIGKILL at HARD (default HARD = SOFT)
+ *   --timeout=SECONDS       wall clock, then SIGKILL
+ *   --max-insns=N           guest instructions, then SIGKILL
+ *   --memory=BYTES          RLIMIT_AS: brk and mmap answer -ENOMEM past it
+ *   --output-limit=BYTES    RLIMIT_FSIZE over all output: SIGXFSZ past it
+ * The guest sees the rlimits through getrlimit/prlimit64 as it would
+ * natively.  Each limit that ends a job says which on stderr. */
+#ifndef EMU_LIMITS_H
+#define EMU_LIMITS_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "emu/status.h"
+
+struct task;
+
+GOptionGroup *limits_option_group(void);
+
+/* After task_init_rlimits() and cpu_open(), before the program is loaded
+ * (so that its own pages count against --memory). */
+err_t limits_setup(struct task *t);
+
+/* An rlimit changed (the options, or the guest's setrlimit/prlimit64). */
+void limits_rlimit_changed(struct task *t, unsigned resource);
+
+/* The run loop, before each engine start: switch instruction counting to
+ * single instructions for the last stretch of --max-insns. */
+err_t limits_before_run(struct task *t);
+
+/* Output: bytes the guest may still write (UINT64_MAX: no limit). */
+uint64_t limits_output_left(struct task *t);
+/* How much of a write of `count` bytes may go out; -1 when nothing may:
+ * SIGXFSZ has been sent and the call answers -EFBIG. */
+int64_t limits_output_allow(struct task *t, uint64_t count);
+void limits_output_done(struct task *t, int64_t written);
+
+#endif
