@@ -37,7 +37,7 @@ static void chunk_unref(struct chunk *c)
     }
 }
 
-static uint32_t prot_to_uc(int prot)
+uint32_t mm_uc_prot(int prot)
 {
     uint32_t p = 0;
     /* x86 pages are always readable when writable or executable; NX
@@ -122,7 +122,7 @@ const struct vma *mm_next(const struct mm *mm, uint64_t addr)
 
 static err_t insert_piece(struct mm *mm, struct vma v)
 {
-    err_t e = UC_TRY(uc_mem_map_ptr(mm->uc, v.start, v.end - v.start, prot_to_uc(v.prot), v.host));
+    err_t e = UC_TRY(uc_mem_map_ptr(mm->uc, v.start, v.end - v.start, mm_uc_prot(v.prot), v.host));
     if (e)
         return e;
     v.chunk->refs++;
@@ -319,7 +319,7 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
             i = first_above(mm, MIN(keep.end, end)) - 1;
             continue;
         }
-        err_t e = UC_TRY(uc_mem_protect(mm->uc, v->start, v->end - v->start, prot_to_uc(prot)));
+        err_t e = UC_TRY(uc_mem_protect(mm->uc, v->start, v->end - v->start, mm_uc_prot(prot)));
         if (e)
             return map_errno(e);
         v->prot = prot;

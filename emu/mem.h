@@ -76,6 +76,10 @@ bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len);
 /* NUL-terminated guest string of at most `max` bytes; -EFAULT/-ENAMETOOLONG. */
 int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max);
 
+/* Unicorn's protection bits for PROT_*_LINUX, with x86's rules (write and
+ * execute imply read; NX keeps execute apart). */
+uint32_t mm_uc_prot(int prot);
+
 /* Make the mapping at `addr` invisible to the guest's system calls, as
  * kernel memory is (the CPU can still read it: see the README). */
 void mm_hide(struct mm *mm, uint64_t addr);
