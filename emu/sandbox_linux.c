@@ -86,6 +86,8 @@ static const struct allow {
     /* Threads and signals to ourselves (timers, limits, host signals). */
     { "futex", ANY, "locks in glib, Unicorn and threads" },
     { "sched_yield", ANY, "guest sched_yield" },
+    { "sched_getaffinity", ANY, "a new thread's stack set-up under the sanitizers' runtime "
+                                "(the async timer thread): reads the CPU mask, changes nothing" },
     { "clone", RULE_CLONE_THREAD, "a timer or worker thread of seccomp-emu" },
     { "clone3", ENOSYS_ANSWER, "see clone" },
     { "set_robust_list", ANY, "new threads" },
