@@ -66,6 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int fd = 0; fd < 3; fd++)
         t.fds.fd[fd] = (struct gfd){ .kind = GFD_HOST, .host = devnull };
     die_on(cpu_open(&t, is64), "cpu_open");
+    /* Where faults queue their signals (signal_fault).  No signal_setup():
+     * its timer thread is not needed, uc_emu_start's limits bound a run. */
+    t.sig.queue = g_array_new(FALSE, FALSE, sizeof(struct ksiginfo));
     t.mm.mmap_base = STACK_AT;
     uint8_t *code;
     die_on(mm_map_fixed(&t.mm, CODE_AT, 4096, PROT_READ_LINUX | PROT_EXEC_LINUX, "[code]", &code),
@@ -91,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (t.mode == MODE_DISABLED)
         abort();
     g_free(t.reason);
+    g_array_free(t.sig.queue, TRUE);
     cpu_close(&t);
     return 0;
 }
