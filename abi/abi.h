@@ -25,9 +25,18 @@ const char *entry_name(enum entry e);
  * negative Linux errno. */
 typedef int64_t (*sys_fn)(struct task *t, const uint64_t a[6]);
 
-/* One emulated call.  `fmt` has one letter per argument, for traces:
- * d signed, u unsigned, x hex, p pointer, s path string, b buffer written by
- * the guest (length in the next argument), B buffer filled by the call. */
+/* One emulated call.  `arity` is how many arguments its handler reads:
+ * the trap path fetches registers past the third only for calls that take
+ * them (each Unicorn register read costs), so a handler must not read
+ * a[arity] and beyond.  `fmt` has one letter per argument, for traces
+ * (emu/trace_format.c decodes them the way strace prints them):
+ * d int, l signed word, u unsigned word, x hex, o octal (a mode), p pointer,
+ * s path string, b buffer written by the guest (length in the next
+ * argument), B buffer filled by the call (shown up to the result), and
+ * constants by name: D dirfd (AT_FDCWD), O open flags, P mmap prot, M mmap
+ * flags, W lseek whence, C clock id, R rlimit resource, A arch_prctl code,
+ * I ioctl request, c fcntl command, m madvise advice, S seccomp operation,
+ * K prctl option (it decides how many arguments follow). */
 struct syscall_desc {
     int nr;
     const char *name;

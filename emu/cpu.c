@@ -15,13 +15,10 @@
 #define CR4_OSFXSR (1u << 9)
 #define CR4_OSXMMEXCPT (1u << 10)
 
-#define MSR_IA32_SYSENTER_CS 0x174
-#define MSR_IA32_SYSENTER_ESP 0x175
-#define MSR_IA32_SYSENTER_EIP 0x176
 
-/* Kernel page layout: the GDT first, then the stubs the CPU runs at CPL 0. */
+/* Kernel page layout: the GDT first, then the stubs the CPU runs at CPL 0.
+ * No sysenter stub: Unicorn never transfers on sysenter (see trap.c). */
 #define KP_GDT 0x000
-#define KP_SYSENTER 0x100
 #define KP_IRET 0x200
 #define KP_HALT 0x800
 #define KP_STACK_TOP 0xff0 /* SYSENTER_ESP */
@@ -43,12 +40,6 @@ static err_t reg_write(struct task *t, int reg, uint64_t v)
     return UC_TRY(uc_reg_write(t->uc, reg, &v));
 }
 
-static err_t msr_write(struct task *t, uint32_t msr, uint64_t v)
-{
-    uc_x86_msr m = { .rid = msr, .value = v };
-    return UC_TRY(uc_reg_write(t->uc, UC_X86_REG_MSR, &m));
-}
-
 err_t cpu_open(struct task *t, bool is64)
 {
     t->is64 = is64;
@@ -61,7 +52,6 @@ err_t cpu_open(struct task *t, bool is64)
     /* Just above user space for either ABI.  Not in the kernel's own half:
      * without paging Unicorn's linear addresses are physical, 52 bits wide. */
     t->k.kpage = is64 ? 0x0000800000000000ull : 0xfffff000ull;
-    t->k.sysenter_entry = t->k.kpage + KP_SYSENTER;
     t->k.halt = t->k.kpage + KP_HALT;
     uint64_t saved_limit = t->mm.limit;
     t->mm.limit = t->k.kpage + 0x1000;
@@ -70,6 +60,7 @@ err_t cpu_open(struct task *t, bool is64)
     t->mm.limit = saved_limit;
     if (e)
         return e;
+    mm_hide(&t->mm, t->k.kpage);
 
     uint8_t *kp = kpage_host(t);
     uint64_t gdt[GDT_ENTRIES_LINUX] = { 0 };
@@ -78,11 +69,12 @@ err_t cpu_open(struct task *t, bool is64)
     gdt[GDT_ENTRY_KERNEL_DS_LINUX] = DESC_DATA(0);
     gdt[GDT_ENTRY_USER32_CS_LINUX] = DESC_CODE32(3);
     gdt[GDT_ENTRY_USER_DS_LINUX] = DESC_DATA(3);
-    gdt[GDT_ENTRY_USER_CS_LINUX] = DESC_CODE64(3);
+    /* A 32-bit engine cannot run 64-bit code: there the 64-bit selector
+     * is present-bit clear, so a far transfer to 0x33 faults (#NP, SIGBUS)
+     * instead of running 64-bit code as 16-bit code.  The call it might
+     * have made is never reached, let alone let through. */
+    gdt[GDT_ENTRY_USER_CS_LINUX] = is64 ? DESC_CODE64(3) : DESC_CODE64(3) & ~(1ull << 47);
     memcpy(kp + KP_GDT, gdt, sizeof(gdt));
-    /* sysexit: user CS and SS follow SYSENTER_CS in the GDT, as in Linux. */
-    static const uint8_t sysexit[] = { 0x0f, 0x35 };
-    memcpy(kp + KP_SYSENTER, sysexit, sizeof(sysexit));
     static const uint8_t iret32[] = { 0xcf }, iret64[] = { 0x48, 0xcf };
     if (is64)
         memcpy(kp + KP_IRET, iret64, sizeof(iret64));
@@ -104,13 +96,6 @@ err_t cpu_open(struct task *t, bool is64)
     if ((e = reg_write(t, UC_X86_REG_CR0, cr0)) || (e = reg_write(t, UC_X86_REG_CR4, cr4)))
         return e;
 
-    if (!is64) {
-        /* Used on the Intel profile; on AMD trap.c refuses sysenter first. */
-        if ((e = msr_write(t, MSR_IA32_SYSENTER_CS, SEL_KERNEL_CS_LINUX)) ||
-            (e = msr_write(t, MSR_IA32_SYSENTER_ESP, t->k.kpage + KP_STACK_TOP)) ||
-            (e = msr_write(t, MSR_IA32_SYSENTER_EIP, t->k.sysenter_entry)))
-            return e;
-    }
     return OK;
 }
 

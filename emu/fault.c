@@ -32,25 +32,13 @@ static struct {
     bool cs_open;
 } F;
 
-static uint32_t prot_bits(int prot)
-{
-    uint32_t p = 0;
-    if (prot & (PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX))
-        p |= UC_PROT_READ;
-    if (prot & PROT_WRITE_LINUX)
-        p |= UC_PROT_WRITE;
-    if (prot & PROT_EXEC_LINUX)
-        p |= UC_PROT_EXEC;
-    return p;
-}
-
 static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_entry *e,
                         void *user)
 {
     struct task *t = user;
     (void)uc;
     const struct vma *v = mm_find(&t->mm, vaddr);
-    uint32_t have = v ? prot_bits(v->prot) : 0;
+    uint32_t have = v ? mm_uc_prot(v->prot) : 0;
     /* Fetch translations are also what Unicorn itself asks for to find
      * code to invalidate (uc_mem_unmap, remove_cache), from inside our own
      * calls: a refusal there would unwind through them.  So every mapped

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "abi/linux.h"
 
@@ -36,8 +37,16 @@ int fdtable_close(struct fdtable *ft, int64_t fd)
     struct gfd *g = fdtable_get(ft, fd);
     if (!g)
         return -EBADF_LINUX;
-    /* Host descriptors stay open in the emulator: the guest only loses its
-     * name for them, and closing our own stdout would break diagnostics. */
+    struct gfd was = *g;
     *g = (struct gfd){ .kind = GFD_NONE };
+    /* The guest's last name for a granted endpoint closes it, so a peer
+     * sees end-of-file when it would natively.  seccomp-emu's own 0-2 stay
+     * open: its diagnostics go there. */
+    if (was.kind != GFD_HOST || was.host <= 2)
+        return 0;
+    for (int i = 0; i < FD_MAX_GUEST; i++)
+        if (ft->fd[i].kind == GFD_HOST && ft->fd[i].host == was.host)
+            return 0;
+    close(was.host);
     return 0;
 }

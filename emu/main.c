@@ -8,13 +8,18 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/fdmap.h"
+#include "emu/host_tune.h"
 #include "emu/limits.h"
 #include "emu/run.h"
+#include "emu/sandbox.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
+#include "emu/trace.h"
 #include "emu/trap.h"
 #include "emu/vdso_time.h"
 #include "loaders/elf.h"
+#include "loaders/raw_opts.h"
 #include "loaders/stack.h"
 
 /* Exit statuses of a shell that cannot run a command. */
@@ -71,13 +76,36 @@ static void parse_profile(struct task *t)
             die(EXIT_USAGE, NULL, "--env takes NAME=VALUE");
 }
 
+/* Maps a static ELF program and builds its Linux initial stack. */
+static err_t load_elf(struct task *t, const uint8_t *data, size_t len, const struct elf_info *info,
+                      char **argv, const char *prog, uint64_t *entry, uint64_t *sp)
+{
+    struct elf_loaded ld;
+    err_t e;
+    if ((e = elf_load(t, data, len, info, &ld)))
+        return e;
+    t->mm.brk_start = t->mm.brk_cur = ld.brk;
+    if ((e = vdso_map(t)))
+        return e;
+    g_autoptr(GStrvBuilder) env = g_strv_builder_new();
+    for (char **p = opt_env; p && *p; p++)
+        g_strv_builder_add(env, *p);
+    g_auto(GStrv) envp = g_strv_builder_end(env);
+    *entry = ld.entry;
+    return stack_build(t, info, &ld, argv, envp, prog, sp);
+}
+
 int main(int argc, char **argv)
 {
     GOptionContext *ctx = g_option_context_new("PROGRAM [ARG...]");
     g_option_context_set_summary(ctx, "Run a static i386 or x86_64 Linux program, enforcing "
                                       "seccomp strict mode in the emulator itself.");
     g_option_context_add_main_entries(ctx, options, NULL);
+    g_option_context_add_group(ctx, trace_option_group());
+    g_option_context_add_group(ctx, fdmap_option_group());
+    g_option_context_add_group(ctx, raw_option_group());
     g_option_context_add_group(ctx, limits_option_group());
+    g_option_context_add_group(ctx, sandbox_option_group());
     /* Everything after PROGRAM belongs to the guest. */
     g_option_context_set_strict_posix(ctx, TRUE);
     GError *gerr = NULL;
@@ -87,59 +115,72 @@ int main(int argc, char **argv)
     int first = 1;
     if (first < argc && !strcmp(argv[first], "--"))
         first++;
-    if (first >= argc)
+    bool raw;
+    err_t e = raw_check_options(first < argc, &raw);
+    if (e)
+        die(EXIT_USAGE, NULL, e);
+    if (!raw && first >= argc)
         die(EXIT_USAGE, NULL, "no PROGRAM given (see --help)");
-    const char *prog = argv[first];
 
     static struct task t; /* large (fd table): not on the stack */
     t.quiet = opt_quiet;
     parse_profile(&t);
 
+    const char *prog;
     gchar *data = NULL;
     gsize len = 0;
-    if (!g_file_get_contents(prog, &data, &len, &gerr)) {
-        bool missing = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-        die(missing ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE, prog, gerr->message);
-    }
     struct elf_info info;
-    err_t e = elf_parse((const uint8_t *)data, len, &info);
-    if (e)
-        die(EXIT_CANNOT_EXECUTE, prog, e);
+    struct raw_image rimg;
+    if (raw) {
+        int status;
+        if ((e = raw_open(&rimg, &status)))
+            die(status, rimg.text_path, e);
+        prog = rimg.text_path;
+        info.is64 = rimg.layout.is64;
+    } else {
+        prog = argv[first];
+        if (!g_file_get_contents(prog, &data, &len, &gerr)) {
+            bool missing = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+            die(missing ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE, prog, gerr->message);
+        }
+        if ((e = elf_parse((const uint8_t *)data, len, &info)))
+            die(EXIT_CANNOT_EXECUTE, prog, e);
+    }
 
     t.personality = info.is64 ? &abi_x86_64 : &abi_ia32;
     t.exe_path = g_canonicalize_filename(prog, NULL);
     task_init_rlimits(&t);
     fdtable_init_std(&t.fds);
+    if ((e = fdmap_setup(&t.fds)))
+        die(FDMAP_EXIT_FAILED, NULL, e);
     /* The guest's writes to a closed pipe must come back as EPIPE, so the
      * guest, not seccomp-emu, meets the SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
 
-    uint64_t top = stack_top(info.is64), sp, start;
-    struct elf_loaded ld;
-    if ((e = cpu_open(&t, info.is64)))
+    uint64_t top = stack_top(info.is64), sp, entry, start;
+    if ((e = host_tune_memory()) || (e = cpu_open(&t, info.is64)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     if ((e = signal_setup(&t)) || (e = limits_setup(&t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
     t.mm.mmap_base = top - (128u << 20);
-    if ((e = elf_load(&t, (const uint8_t *)data, len, &info, &ld)))
-        die(EXIT_CANNOT_EXECUTE, prog, e);
-    t.mm.brk_start = t.mm.brk_cur = ld.brk;
-    if ((e = vdso_map(&t)))
-        die(EXIT_CANNOT_EXECUTE, prog, e);
-
-    g_autoptr(GStrvBuilder) env = g_strv_builder_new();
-    for (char **p = opt_env; p && *p; p++)
-        g_strv_builder_add(env, *p);
-    g_auto(GStrv) envp = g_strv_builder_end(env);
-    if ((e = stack_build(&t, &info, &ld, argv + first, envp, prog, &sp)))
+    e = raw ? raw_start(&t, &rimg, &entry, &sp)
+            : load_elf(&t, (const uint8_t *)data, len, &info, argv + first, prog, &entry, &sp);
+    if (e)
         die(EXIT_CANNOT_EXECUTE, prog, e);
     g_free(data);
 
-    if ((e = trap_install(&t)) || (e = cpu_prepare_user(&t, ld.entry, sp, &start)))
+    if ((e = trap_install(&t)) || (e = cpu_prepare_user(&t, entry, sp, &start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    if (opt_strict)
+    if ((e = trace_setup(&t)))
+        die(EXIT_USAGE, NULL, e);
+    /* Raw bytecode has no loader of its own to call prctl: it runs in
+     * strict mode from its first instruction, as under cpushare. */
+    if (opt_strict || raw)
         seccomp_enter_strict(&t);
+    /* Keep last: after it seccomp-emu cannot open, create or spawn. */
+    if ((e = sandbox_enter()))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
 
     if ((e = run_guest(&t, start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);

@@ -37,7 +37,7 @@ static void chunk_unref(struct chunk *c)
     }
 }
 
-static uint32_t prot_to_uc(int prot)
+uint32_t mm_uc_prot(int prot)
 {
     uint32_t p = 0;
     /* x86 pages are always readable when writable or executable; NX
@@ -122,7 +122,7 @@ const struct vma *mm_next(const struct mm *mm, uint64_t addr)
 
 static err_t insert_piece(struct mm *mm, struct vma v)
 {
-    err_t e = UC_TRY(uc_mem_map_ptr(mm->uc, v.start, v.end - v.start, prot_to_uc(v.prot), v.host));
+    err_t e = UC_TRY(uc_mem_map_ptr(mm->uc, v.start, v.end - v.start, mm_uc_prot(v.prot), v.host));
     if (e)
         return e;
     v.chunk->refs++;
@@ -145,7 +145,7 @@ err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     struct chunk *c = chunk_new(len);
     if (!c)
         return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, g_strerror(errno));
-    struct vma v = { addr, addr + len, prot, c->base, c, name };
+    struct vma v = { addr, addr + len, prot, c->base, c, name, false };
     err_t e = insert_piece(mm, v);
     if (c->refs == 0) {
         c->refs = 1;
@@ -319,7 +319,7 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
             i = first_above(mm, MIN(keep.end, end)) - 1;
             continue;
         }
-        err_t e = UC_TRY(uc_mem_protect(mm->uc, v->start, v->end - v->start, prot_to_uc(prot)));
+        err_t e = UC_TRY(uc_mem_protect(mm->uc, v->start, v->end - v->start, mm_uc_prot(prot)));
         if (e)
             return map_errno(e);
         v->prot = prot;
@@ -442,15 +442,24 @@ int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
     return 0;
 }
 
-uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot)
+/* Guest ranges that system calls act on end at the top of user space, as
+ * Linux's access_ok() and TASK_SIZE checks make them: seccomp-emu's own
+ * page above it is never read, written, remapped or advised for a guest. */
+static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len)
 {
-    uint64_t at = addr, end = addr + len;
+    uint64_t end = addr + len;
     if (end < addr)
         end = UINT64_MAX;
+    return MIN(end, MAX(addr, mm->limit));
+}
+
+uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    uint64_t at = addr, end = user_end(mm, addr, len);
     guint i = first_above(mm, addr);
     while (at < end && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
-        if (v->start > at || (effective(v->prot) & prot) != prot)
+        if (v->start > at || v->hidden || (effective(v->prot) & prot) != prot)
             break;
         at = v->end;
         i++;
@@ -462,11 +471,11 @@ int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct
               int max, uint64_t *covered)
 {
     int n = 0;
-    uint64_t at = addr, end = addr + len;
+    uint64_t at = addr, end = user_end(mm, addr, len);
     guint i = first_above(mm, addr);
     while (at < end && n < max && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
-        if (v->start > at || (effective(v->prot) & prot) != prot)
+        if (v->start > at || v->hidden || (effective(v->prot) & prot) != prot)
             break;
         uint64_t stop = MIN(v->end, end);
         iov[n].iov_base = v->host + (at - v->start);
@@ -522,8 +531,10 @@ bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
 {
     for (size_t i = 0; i < max; i++) {
+        if (addr + i < addr || addr + i >= mm->limit)
+            return -EFAULT_LINUX;
         const struct vma *v = mm_find(mm, addr + i);
-        if (!v || !(effective(v->prot) & PROT_READ_LINUX))
+        if (!v || v->hidden || !(effective(v->prot) & PROT_READ_LINUX))
             return -EFAULT_LINUX;
         dst[i] = (char)v->host[addr + i - v->start];
         if (!dst[i])
@@ -541,4 +552,25 @@ void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
             return;
         }
     }
+}
+
+void mm_hide(struct mm *mm, uint64_t addr)
+{
+    guint i = first_above(mm, addr);
+    if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
+        VMA(mm, i)->hidden = true;
+}
+
+void *mm_guard(void)
+{
+    static void *guard;
+    if (!guard) {
+        /* Address space only: PROT_NONE, never touched, costs no memory. */
+        void *p = mmap(NULL, MAX_RW_COUNT_LINUX + (size_t)PAGE, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANON | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            g_error("cannot reserve the guard range: %s", g_strerror(errno));
+        guard = p;
+    }
+    return guard;
 }

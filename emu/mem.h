@@ -21,6 +21,7 @@ struct vma {
     uint8_t *host;       /* host address of `start` */
     struct chunk *chunk;
     const char *name;    /* "[stack]", "[vdso]", segment, for diagnostics */
+    bool hidden;         /* seccomp-emu's own page: kernel memory to the guest */
 };
 
 struct mm {
@@ -74,6 +75,20 @@ bool mm_read(const struct mm *mm, uint64_t addr, void *dst, size_t len);
 bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len);
 /* NUL-terminated guest string of at most `max` bytes; -EFAULT/-ENAMETOOLONG. */
 int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max);
+
+/* Unicorn's protection bits for PROT_*_LINUX, with x86's rules (write and
+ * execute imply read; NX keeps execute apart). */
+uint32_t mm_uc_prot(int prot);
+
+/* Make the mapping at `addr` invisible to the guest's system calls, as
+ * kernel memory is (the CPU can still read it: see the README). */
+void mm_hide(struct mm *mm, uint64_t addr);
+
+/* A host range of at least MAX_RW_COUNT bytes that is never accessible.
+ * Handing it to the host kernel for the part of a guest buffer that is not
+ * mapped lets the host fail the copy where Linux would, with its own rules
+ * per file type (a pipe refuses a partial page, /dev/null never looks). */
+void *mm_guard(void);
 
 /* The host wrote into guest memory behind Unicorn's back: drop stale
  * translations if the range is executable. */

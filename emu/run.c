@@ -9,15 +9,20 @@
 #include "abi/linux.h"
 #include "emu/cpu.h"
 #include "emu/fault.h"
+#include "emu/insn_emul.h"
 #include "emu/limits.h"
+#include "emu/observe.h"
 #include "emu/signal.h"
 
-/* Faults Unicorn reports by ending emulation instead of through a hook. */
-static void fault_from_uc_error(struct task *t, uc_err e)
+/* Faults Unicorn reports by ending emulation instead of through a hook.
+ * Returns true when the guest can go on (an emulated instruction). */
+static bool fault_from_uc_error(struct task *t, uc_err e)
 {
     uint64_t pc = cpu_pc(t);
     switch (e) {
     case UC_ERR_INSN_INVALID:
+        if (insn_emulate_invalid(t, pc))
+            return t->state == TASK_RUNNING;
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         break;
     case UC_ERR_READ_UNMAPPED:
@@ -39,6 +44,7 @@ static void fault_from_uc_error(struct task *t, uc_err e)
         signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, pc);
         break;
     }
+    return false;
 }
 
 err_t run_guest(struct task *t, uint64_t start)
@@ -53,9 +59,12 @@ err_t run_guest(struct task *t, uint64_t start)
         if (t->state != TASK_RUNNING)
             break;
         /* A fault a hook raised already, a precise page fault, or one that
-         * only the engine's error reports. */
+         * only the engine's error reports (an instruction emulated on #UD
+         * just goes on). */
         if (e != UC_ERR_OK && !signal_fault_raised(t) && !fault_take(t, e))
             fault_from_uc_error(t, e);
+        if (t->state != TASK_RUNNING)
+            break;
         /* Signals are delivered only here, with the engine stopped. */
         if ((err = signal_resume(t, &pc)))
             return err;
@@ -98,6 +107,7 @@ static int host_signal(int sig)
 
 G_NORETURN void exit_like_guest(struct task *t)
 {
+    observe_end(t);
     fflush(stdout);
     if (t->state == TASK_EXITED)
         _exit(t->exit_code);

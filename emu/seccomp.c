@@ -5,6 +5,7 @@
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
+#include "emu/observe.h"
 #include "emu/task.h"
 
 #define X32_SYSCALL_BIT_LINUX 0x40000000
@@ -32,10 +33,31 @@ struct verdict seccomp_check(const struct task *t, enum entry e, int64_t nr)
     return v;
 }
 
-void seccomp_enter_strict(struct task *t)
+static void enter_strict(struct task *t, enum strict_via via)
 {
+    int from = t->mode;
     t->mode = MODE_STRICT;
     cpu_disable_tsc(t);
+    observe_mode(t, &(struct mode_event){ .from = from, .to = MODE_STRICT, .via = via });
+}
+
+void seccomp_enter_strict(struct task *t) { enter_strict(t, VIA_START); }
+
+/* SECCOMP_SET_MODE_FILTER, reached from seccomp(2) and from prctl.  The
+ * kernel copies the program before checking anything else; an unreadable
+ * one is -EFAULT.  Filters themselves are not emulated: a readable one
+ * answers -EINVAL. */
+static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog)
+{
+    if (flags & ~0x3fu) /* SECCOMP_FILTER_FLAG_MASK */
+        return -EINVAL_LINUX;
+    bool compat = t->call_abi ? t->call_abi->bits == 32 : t->personality->bits == 32;
+    if (compat)
+        uprog = (uint32_t)uprog;
+    uint8_t fprog[16];
+    if (!mm_read(&t->mm, uprog, fprog, compat ? 8 : 16))
+        return -EFAULT_LINUX;
+    return -EINVAL_LINUX;
 }
 
 int64_t seccomp_prctl(struct task *t, const uint64_t a[6])
@@ -48,9 +70,11 @@ int64_t seccomp_prctl(struct task *t, const uint64_t a[6])
     case PR_GET_SECCOMP_LINUX:
         return t->mode;
     case PR_SET_SECCOMP_LINUX:
+        if ((unsigned long)a[1] == 2) /* SECCOMP_MODE_FILTER */
+            return set_mode_filter(t, 0, a[2]);
         if ((unsigned long)a[1] != SECCOMP_MODE_STRICT_LINUX)
             return -EINVAL_LINUX;
-        seccomp_enter_strict(t);
+        enter_strict(t, VIA_PRCTL);
         return 0;
     default:
         return -EINVAL_LINUX;
@@ -65,17 +89,10 @@ int64_t seccomp_syscall(struct task *t, const uint64_t a[6])
     case SECCOMP_SET_MODE_STRICT_LINUX:
         if ((unsigned)a[1] != 0 || a[2] != 0)
             return -EINVAL_LINUX;
-        seccomp_enter_strict(t);
+        enter_strict(t, VIA_SECCOMP);
         return 0;
     case SECCOMP_SET_MODE_FILTER_LINUX:
-        /* The kernel copies the program before checking anything else; a
-         * NULL (or any unreadable) program is -EFAULT.  Filters themselves
-         * are not emulated: a readable one answers -EINVAL. */
-        if ((unsigned)a[1] & ~0x3fu) /* SECCOMP_FILTER_FLAG_MASK */
-            return -EINVAL_LINUX;
-        if (!mm_read(&t->mm, a[2], (uint8_t[16]){ 0 }, t->personality->bits == 64 ? 16 : 8))
-            return -EFAULT_LINUX;
-        return -EINVAL_LINUX;
+        return set_mode_filter(t, (unsigned)a[1], a[2]);
     case SECCOMP_GET_ACTION_AVAIL_LINUX:
     case SECCOMP_GET_NOTIF_SIZES_LINUX:
         return -EINVAL_LINUX;
@@ -154,6 +171,6 @@ int64_t seccomp_proc_write(struct task *t, uint64_t buf, uint64_t count)
     if (used == 0)
         return -EIO_LINUX;
     if (mode >= 1 && mode <= NR_SECCOMP_MODES_LINUX)
-        seccomp_enter_strict(t);
+        enter_strict(t, VIA_PROC);
     return (int64_t)used;
 }

@@ -7,6 +7,7 @@
 #include "emu/async.h"
 #include "emu/cpu.h"
 #include "emu/fault.h"
+#include "emu/observe.h"
 
 /* The standard signals whose default action is to ignore them; the stop
  * signals are ignored too, as seccomp-emu has no job control to stop in. */
@@ -186,6 +187,7 @@ void signal_send(struct task *t, const struct ksiginfo *info, const char *why)
 
 void signal_post(struct task *t, int sig)
 {
+    observe_signal(t, &(struct signal_event){ .what = SIGNAL_SENT, .sig = sig });
     struct ksiginfo info = { .signo = sig, .code = SI_USER_LINUX, .pid = (int32_t)getpid(),
                              .uid = (uint32_t)getuid() };
     const char *why = sig == SIGPIPE_LINUX ? "write to a pipe or socket with no reader"
@@ -239,6 +241,8 @@ void signal_fault_why(struct task *t, int sig, int si_code, uint64_t addr, int t
                       uint64_t err, const char *why)
 {
     struct sigstate *s = &t->sig;
+    observe_signal(t, &(struct signal_event){ .what = SIGNAL_FAULT, .sig = sig,
+                                              .si_code = si_code, .addr = addr });
     s->fault_raised = true;
     s->trapno = trapno;
     s->err = err;
@@ -386,6 +390,9 @@ static bool setup_frame(struct task *t, int sig, const struct ksiginfo *info,
                                             &entry);
     if (!ok)
         return false;
+    observe_signal(t, &(struct signal_event){ .what = SIGNAL_DELIVER, .sig = sig,
+                                              .handler = ka->handler, .frame = entry.r[UR_SP],
+                                              .rt = t->is64 || (ka->flags & SA_SIGINFO_LINUX) });
     *regs = entry;
     /* signal_delivered() */
     s->restore_mask = false;

@@ -8,6 +8,13 @@
 
 #include "emu/task.h"
 
+/* An argument as the call's ABI sees it: compat calls (int $0x80, also
+ * from 64-bit code) take 32-bit values. */
+static inline uint64_t uarg(const struct task *t, uint64_t v)
+{
+    return t->call_abi->bits == 32 ? (uint32_t)v : v;
+}
+
 #define SYS(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
 
 /* sys_io.c: descriptors */

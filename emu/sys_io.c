@@ -34,20 +34,39 @@ static int64_t host_result(struct task *t, ssize_t n)
     return -e;
 }
 
-/* Nothing of the buffer is usable: the descriptor still answers first
- * (EBADF on a write-only fd), exactly as vfs_read/vfs_write order it. */
-static int64_t empty_buffer(struct task *t, int host, bool writing)
+/* Host iovecs for a guest buffer: its mapped pieces, then the guard for
+ * whatever is not mapped, so the host kernel meets the fault where Linux
+ * would and answers with its own rules.  Returns the count of iovecs. */
+static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, struct iovec *iov,
+                     int max)
 {
-    char dummy;
-    ssize_t n = writing ? write(host, &dummy, 0) : read(host, &dummy, 0);
-    if (n < 0)
-        return host_result(t, n);
-    return -EFAULT_LINUX;
+    uint64_t covered = 0;
+    int n = 0;
+    if (len)
+        n = mm_iovecs(&t->mm, buf, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov,
+                      max - 1, &covered);
+    if (covered < len) {
+        iov[n].iov_base = mm_guard();
+        iov[n].iov_len = len - covered;
+        n++;
+    }
+    return n;
+}
+
+/* A descriptor open only the other way answers EBADF at once; waiting for
+ * it to become ready first would wait forever (a pipe's write end never
+ * polls readable). */
+static bool wrong_direction(int host, bool writing)
+{
+    int fl = fcntl(host, F_GETFL);
+    return fl >= 0 && (fl & O_ACCMODE) == (writing ? O_RDONLY : O_WRONLY);
 }
 
 static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, bool writing,
                        int64_t offset)
 {
+    if (wrong_direction(host, writing))
+        return -EBADF_LINUX;
     if (!access_ok(buf, count))
         return -EFAULT_LINUX;
     if (count > MAX_RW_COUNT_LINUX)
@@ -60,25 +79,29 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
         count = (uint64_t)allow;
     }
     struct iovec iov[MAX_HOST_IOV];
-    uint64_t covered = 0;
-    int n = 0;
-    if (count) {
-        n = mm_iovecs(&t->mm, buf, count, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov,
-                      MAX_HOST_IOV, &covered);
-        if (n == 0)
-            return empty_buffer(t, host, writing);
-    }
+    int n = guest_iov(t, buf, count, writing, iov, MAX_HOST_IOV);
     ssize_t r;
     if (n == 0) {
         char dummy;
         r = writing ? write(host, &dummy, 0) : read(host, &dummy, 0);
     } else {
         /* A blocking descriptor must still give way to a signal the guest
-         * handles or dies of (SA_RESTART decides on delivery). */
+         * handles or dies of (SA_RESTART decides on delivery): the timer
+         * thread interrupts the call, EINTR. */
         for (;;) {
             if (!async_io_begin(t))
                 return -ERESTARTSYS_LINUX;
-            if (offset >= 0)
+            if (n == 1) {
+                /* One piece, nearly every call: the plain calls spare the
+                 * kernel its iovec import, a fifth of a one-byte write's
+                 * cost (bench/). */
+                void *p = iov[0].iov_base;
+                size_t len = iov[0].iov_len;
+                if (offset >= 0)
+                    r = writing ? pwrite(host, p, len, offset) : pread(host, p, len, offset);
+                else
+                    r = writing ? write(host, p, len) : read(host, p, len);
+            } else if (offset >= 0)
                 r = writing ? pwritev(host, iov, n, offset) : preadv(host, iov, n, offset);
             else
                 r = writing ? writev(host, iov, n) : readv(host, iov, n);
@@ -164,12 +187,12 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     if (g->kind != GFD_HOST)
         return -EINVAL_LINUX;
 
-    /* import_iovec: lengths are checked and the total clamped first. */
+    /* import_iovec: lengths are checked and the total clamped first; each
+     * segment then becomes its mapped pieces plus the guard for the rest. */
     uint64_t total = 0, budget = writing ? limits_output_left(t) : UINT64_MAX;
     bool over_budget = false;
-    struct iovec host[MAX_HOST_IOV];
+    struct iovec host[UIO_MAXIOV_LINUX];
     int n = 0;
-    bool truncated = false;
     for (uint64_t i = 0; i < cnt; i++) {
         uint64_t base, len;
         if (compat) {
@@ -195,20 +218,13 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
             over_budget = true;
         }
         total += len;
-        if (truncated || len == 0)
-            continue;
-        uint64_t covered;
-        int k = mm_iovecs(&t->mm, base, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX,
-                          host + n, MAX_HOST_IOV - n, &covered);
-        n += k;
-        /* The copy stops at the first byte it cannot touch. */
-        if (covered < len)
-            truncated = true;
+        if (len && n < UIO_MAXIOV_LINUX)
+            n += guest_iov(t, base, len, writing, host + n, UIO_MAXIOV_LINUX - n);
     }
     if (over_budget && total == 0 && limits_output_allow(t, 1) < 0)
         return -EFBIG_LINUX;
-    if (n == 0)
-        return total ? empty_buffer(t, g->host, writing) : rw_host(t, g->host, 0, 0, writing, -1);
+    if (n == 0 || wrong_direction(g->host, writing))
+        return rw_host(t, g->host, 0, 0, writing, -1);
     ssize_t r;
     for (;;) {
         if (!async_io_begin(t))
@@ -370,6 +386,9 @@ static int64_t dup_to(struct task *t, int64_t oldfd, int64_t newfd)
     /* Guest descriptors are names for host ones; a dup is a second name. */
     struct gfd copy = *g;
     copy.cloexec = false;
+    /* An open newfd is closed first, silently, as dup2 does. */
+    if (fdtable_get(&t->fds, newfd))
+        fdtable_close(&t->fds, newfd);
     t->fds.fd[newfd] = copy;
     return newfd;
 }

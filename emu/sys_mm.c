@@ -2,11 +2,6 @@
 #include "abi/linux.h"
 #include "emu/sys.h"
 
-static uint64_t uarg(struct task *t, uint64_t v)
-{
-    return t->call_abi->bits == 32 ? (uint32_t)v : v;
-}
-
 SYS(brk) { return (int64_t)mm_brk(&t->mm, uarg(t, a[0])); }
 
 static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, int flags,

@@ -4,17 +4,15 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/random.h> /* getentropy */
+#endif
 
 #include "abi/linux.h"
 #include "emu/cpu.h"
 #include "emu/limits.h"
 #include "emu/seccomp.h"
 #include "emu/sys.h"
-
-static uint64_t uarg(struct task *t, uint64_t v)
-{
-    return t->call_abi->bits == 32 ? (uint32_t)v : v;
-}
 
 SYS(exit)
 {

@@ -7,11 +7,6 @@
 #include "emu/sys.h"
 #include "emu/timekeeping.h"
 
-static uint64_t uarg(struct task *t, uint64_t v)
-{
-    return t->call_abi->bits == 32 ? (uint32_t)v : v;
-}
-
 int guest_clock_gettime(int clk, int64_t *sec, int64_t *nsec)
 {
     clockid_t host;
@@ -147,11 +142,28 @@ SYS(nanosleep) { return sleep_for(t, uarg(t, a[0]), uarg(t, a[1]), t->call_abi->
 
 SYS(clock_nanosleep)
 {
-    if (a[1] & 1) /* TIMER_ABSTIME: not needed by the programs we start */
-        return -EINVAL_LINUX;
+    int clk = (int)a[0];
     int64_t s, n;
-    int r = guest_clock_gettime((int)a[0], &s, &n);
-    if (r < 0)
-        return r;
-    return sleep_for(t, uarg(t, a[2]), uarg(t, a[3]), t->call_abi->bits == 64);
+    int r = guest_clock_gettime(clk, &s, &n);
+    if (r < 0 || clk == CLOCK_THREAD_CPUTIME_ID_LINUX)
+        return -EINVAL_LINUX;
+    bool wide = t->call_abi->bits == 64;
+    if (!(a[1] & 1)) /* relative */
+        return sleep_for(t, uarg(t, a[2]), uarg(t, a[3]), wide);
+    /* TIMER_ABSTIME: sleep until the clock reads the target; a signal
+     * ends it with -EINTR and no remaining time, as in Linux. */
+    int64_t v[2];
+    int32_t w[2];
+    if (!(wide ? mm_read(&t->mm, uarg(t, a[2]), v, sizeof(v))
+               : mm_read(&t->mm, uarg(t, a[2]), w, sizeof(w))))
+        return -EFAULT_LINUX;
+    if (!wide)
+        v[0] = w[0], v[1] = w[1];
+    if (v[0] < 0 || v[1] < 0 || v[1] >= 1000000000)
+        return -EINVAL_LINUX;
+    int64_t left = (v[0] - s) * 1000000000 + (v[1] - n);
+    if (left <= 0)
+        return 0;
+    int64_t rest;
+    return async_wait(t, -1, false, left, &rest) >= 0 ? 0 : -EINTR_LINUX;
 }

@@ -33,7 +33,6 @@ enum run_state { TASK_RUNNING, TASK_EXITED, TASK_SIGNALED };
 /* Where seccomp-emu's own pages sit in the guest address space. */
 struct kernel_layout {
     uint64_t kpage;          /* GDT and entry stubs; never user memory */
-    uint64_t sysenter_entry; /* SYSENTER_EIP */
     uint64_t halt;           /* emulation never legitimately reaches it */
     uint64_t vdso;           /* AT_SYSINFO_EHDR */
     uint64_t vsyscall;       /* AT_SYSINFO (i386 __kernel_vsyscall) */

@@ -9,6 +9,7 @@
 #include "abi/vdso.h"
 #include "emu/cpu.h"
 #include "emu/fault.h"
+#include "emu/guard.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
 #include "emu/vdso_time.h"
@@ -26,14 +27,14 @@ static const int regs_ia32[7] = { UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX
                                   UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
                                   UC_X86_REG_EBP };
 
-static void read_regs(struct task *t, const int ids[7], uint64_t out[7])
+static void read_regs(struct task *t, const int *ids, uint64_t *out, int n)
 {
     void *ptrs[7];
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < n; i++) {
         out[i] = 0;
         ptrs[i] = &out[i];
     }
-    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, 7);
+    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, n);
     if (e != UC_ERR_OK)
         g_error("uc_reg_read_batch: %s", uc_strerror(e));
 }
@@ -58,9 +59,15 @@ static void observe(struct task *t, struct trap_event *ev)
 static void trap_call(struct task *t, enum entry e, uint64_t pc)
 {
     const struct abi *abi = abi_for_entry(e);
-    uint64_t r[7];
+    uint64_t r[7] = { 0 };
     bool ia32 = e != ENTRY_SYSCALL64;
-    read_regs(t, !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32, r);
+    bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
+    const int *ids = !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32;
+    /* Unicorn's register reads were half of a trapped call's instructions
+     * (callgrind): the number and three arguments first, the other three
+     * only for a call that takes them (abi.h: arity), or for a watcher. */
+    int have = fast || trap_observer ? 7 : 4;
+    read_regs(t, ids, r, have);
     struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
     /* Today's kernels take the number as the low 32 bits, a signed int on
      * the 64-bit entry and zero-extended eax on the compat ones. */
@@ -69,7 +76,6 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc)
         ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
 
     uint32_t user_sp = 0;
-    bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
     int64_t result;
     if (fast) {
         /* The vDSO convention: ebp holds the user stack (sysenter) or arg 2
@@ -102,6 +108,11 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc)
     }
     t->call_abi = abi;
     const struct syscall_desc *d = abi_lookup(abi, ev.nr);
+    if (d && d->arity > 3 && have < 7) {
+        read_regs(t, ids + 4, r + 4, 3);
+        for (int i = 3; i < 6; i++)
+            ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+    }
     result = d ? d->fn(t, ev.args) : -ENOSYS_LINUX;
     ev.result = result;
     ev.returned = t->state == TASK_RUNNING;
@@ -111,12 +122,18 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc)
 
 write_back:
     switch (e) {
-    case ENTRY_SYSCALL64:
-        cpu_set_reg(t, UC_X86_REG_RAX, (uint64_t)result);
-        /* What the syscall instruction itself leaves: return rip, rflags. */
-        cpu_set_reg(t, UC_X86_REG_RCX, pc + 2);
-        cpu_set_reg(t, UC_X86_REG_R11, cpu_reg(t, UC_X86_REG_EFLAGS));
+    case ENTRY_SYSCALL64: {
+        /* The result, and what the syscall instruction itself leaves:
+         * return rip, rflags.  One batch: this is the hot path of every
+         * 64-bit read and write. */
+        static const int ids[3] = { UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_R11 };
+        uint64_t vals[3] = { (uint64_t)result, pc + 2, cpu_reg(t, UC_X86_REG_EFLAGS) };
+        void *ptrs[3] = { &vals[0], &vals[1], &vals[2] };
+        uc_err ue = uc_reg_write_batch(t->uc, (int *)ids, ptrs, 3);
+        if (ue != UC_ERR_OK)
+            g_error("uc_reg_write_batch: %s", uc_strerror(ue));
         break;
+    }
     case ENTRY_INT80:
         if (t->is64)
             cpu_set_reg(t, UC_X86_REG_RAX, (uint64_t)result);
@@ -124,12 +141,12 @@ write_back:
             cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
         break;
     case ENTRY_SYSENTER32:
-        /* sysexit (the next stub instruction) returns to edx with esp = ecx:
-         * the int80 landing pad, which pops ebp, edx, ecx and returns. */
+        /* Back at the landing pad, which pops ebp, edx, ecx and returns;
+         * the stack is the one ebp named. */
         cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
         cpu_set_reg(t, UC_X86_REG_EBP, ev.args[5]);
-        cpu_set_reg(t, UC_X86_REG_ECX, user_sp);
-        cpu_set_reg(t, UC_X86_REG_EDX, t->k.int80_pad);
+        cpu_set_reg(t, UC_X86_REG_ESP, user_sp);
+        cpu_set_pc(t, t->k.int80_pad - 2); /* the engine adds 2 after the hook */
         break;
     case ENTRY_SYSCALL32:
         cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
@@ -161,17 +178,36 @@ static void hook_syscall(uc_engine *uc, void *user)
     trap_call(t, ENTRY_SYSCALL32, pc);
 }
 
+/* Is `int $n` at addr?  Unicorn leaves eip after it for most vectors and
+ * on it for some (6), so callers look at both places. */
+static bool int_n_at(struct task *t, uint64_t addr, uint32_t n)
+{
+    uint8_t insn[2];
+    return mm_read(&t->mm, addr, insn, 2) && insn[0] == 0xcd && insn[1] == n;
+}
+
 static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
 {
     struct task *t = user;
     (void)uc;
     uint64_t pc = cpu_pc(t);
-    if (intno != 0x80)
-        fault_exception_taken(t);
-    switch (intno) {
-    case 0x80:
+    if (intno == 0x80) {
         trap_call(t, ENTRY_INT80, pc - 2);
         return;
+    }
+    fault_exception_taken(t);
+    /* Unicorn reports `int $n` under the vector n, like the exception of
+     * that number.  Linux's gates for n other than 3, 4 and 0x80 are DPL 0,
+     * so the instruction itself raises #GP: SIGSEGV, whatever n is. */
+    if (intno != 3 && intno != 4 && (int_n_at(t, pc - 2, intno) || int_n_at(t, pc, intno))) {
+        /* The fault is at the int, and its error code names the IDT entry. */
+        if (int_n_at(t, pc - 2, intno))
+            cpu_set_pc(t, pc - 2);
+        signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX,
+                          (intno << 3) | 2);
+        return;
+    }
+    switch (intno) {
     case 0: /* #DE */
         signal_fault(t, SIGFPE_LINUX, FPE_INTDIV_LINUX, pc);
         return;
@@ -195,19 +231,14 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
         signal_fault(t, SIGBUS_LINUX, SI_KERNEL_LINUX, 0);
         return;
     default:
-        /* int $n with a kernel-only gate: #GP, SIGSEGV, as on Linux; the
-         * error code names the IDT entry, and the fault is at the int
-         * (the engine has moved past its two bytes). */
-        if (intno >= 32)
-            cpu_set_pc(t, pc - 2);
-        signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX,
-                          intno >= 32 ? (intno << 3) | 2 : 0);
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
         return;
     }
 }
 
 /* The sysenter a translation block ends with, decoded with Capstone from
- * the block's start: Unicorn's SYSENTER hook sees only that start. */
+ * the eip Unicorn's SYSENTER hook sees: the block's start (or the
+ * instruction itself where a code hook keeps eip exact). */
 static uint64_t find_sysenter(struct task *t, uint64_t start)
 {
     uint8_t code[512];
@@ -232,17 +263,24 @@ static uint64_t find_sysenter(struct task *t, uint64_t start)
     return found;
 }
 
-/* AMD profile only.  AMD CPUs refuse sysenter in compat mode (#UD), with
- * the user's registers untouched.  Unicorn's hook runs before the
- * instruction and then skips 2 bytes past the stale eip it sees, so the
- * fault is raised here and eip set so that the skip lands on sysenter. */
-static void hook_sysenter_amd(uc_engine *uc, void *user)
+/* Unicorn 2.1.1 does not perform sysenter: its helper runs the SYSENTER
+ * hooks and then adds the instruction's length to a stale eip (the block's
+ * start).  So the whole instruction is emulated here, per vendor: AMD
+ * refuses it in compat mode (#UD); Intel enters the kernel, which returns
+ * to the vDSO's int80 landing pad with the user stack taken from ebp. */
+static void hook_sysenter(uc_engine *uc, void *user)
 {
     struct task *t = user;
     (void)uc;
     uint64_t pc = find_sysenter(t, cpu_pc(t));
-    cpu_set_pc(t, pc - 2);
-    signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+    /* A 64-bit task's compat sysenter is not modelled (Linux would return
+     * to a 32-bit vDSO it does not have): #UD on both vendors. */
+    if (t->vendor == VENDOR_AMD || t->is64) {
+        cpu_set_pc(t, pc - 2); /* the engine's skip lands back on it */
+        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        return;
+    }
+    trap_call(t, ENTRY_SYSENTER32, pc);
 }
 
 static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -255,12 +293,7 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
         signal_fault(t, SIGSEGV_LINUX, SEGV_MAPERR_LINUX, address);
         return;
     }
-    if (address != t->k.sysenter_entry)
-        return;
-    /* Intel: the real transfer happened (no SYSENTER hook is installed on
-     * this profile, so Unicorn performs it); the user's eip is not known,
-     * as it is not to the kernel. */
-    trap_call(t, ENTRY_SYSENTER32, 0);
+
 }
 
 static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -297,13 +330,15 @@ err_t trap_install(struct task *t)
     if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
                                 UC_X86_INS_SYSCALL))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
-        (!t->is64 && t->vendor == VENDOR_AMD &&
-         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter_amd, t, 1, 0,
-                                 UC_X86_INS_SYSENTER)))) ||
+        /* 64-bit guests too: from their compat code Unicorn would transfer
+         * to an unset SYSENTER_EIP; there it is #UD on both vendors. */
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t, 1, 0,
+                                UC_X86_INS_SYSENTER))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
                                 t->k.kpage, t->k.kpage + 0xfff))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
-                                0))))
+                                0))) ||
+        (e = guard_install(t)))
         return e;
     /* Only the vDSO's text, so ordinary code runs without a code hook. */
     if (t->k.vdso_code_end &&

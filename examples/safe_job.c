@@ -18,6 +18,8 @@ int guest_main(void)
             continue;
         count++;
         sum = sum * 31 + i;
+        if (i > LIMIT / i)
+            continue; /* i * i would pass LIMIT (and wrap on i386) */
         for (unsigned long j = i * i; j < LIMIT; j += i)
             composite[j] = 1;
     }

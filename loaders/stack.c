@@ -2,6 +2,9 @@
 
 #include <string.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/random.h> /* getentropy */
+#endif
 
 #include "abi/linux.h"
 #include "emu/task.h"
@@ -102,6 +105,10 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
     AUX(AT_HWCAP2_LINUX, 0);
     AUX(AT_EXECFN_LINUX, execfn_at);
     AUX(AT_PLATFORM_LINUX, platform);
+    /* Linux announces rseq's layout even though rseq(2) answers -ENOSYS
+     * here; glibc then tries it, fails, and goes on without. */
+    AUX(AT_RSEQ_FEATURE_SIZE_LINUX, 32);
+    AUX(AT_RSEQ_ALIGN_LINUX, 32);
     AUX(AT_NULL_LINUX, 0);
 #undef AUX
 

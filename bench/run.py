@@ -1,0 +1,489 @@
+#!/usr/bin/env python3
+"""seccomp-emu benchmark runner (Python 3 standard library only).
+
+Runs each benchmark guest natively, under QEMU user mode (when installed)
+and under seccomp-emu, several times each in alternation, checks that every
+run printed the native run's checksum and exited as expected, and prints
+medians, the ratios seccomp-emu/native and seccomp-emu/QEMU, and peak memory
+(the child's own maxrss from wait4).  Results also go to a JSON file; with
+--readme the table between the bench markers of README.md is replaced.
+
+Usually started by scripts/bench.sh, which builds first.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# Targets of issue 6 (medians, same run, same machine).
+CPU_VS_QEMU = 1.2
+CPU_VS_NATIVE = 3.0
+SYSCALL_VS_NATIVE = 1.5
+STARTUP_MS = 5.0
+FEATURE_VS_PLAIN = 1.10
+
+EXIT_NOT_STRICT = 3  # bench_guest.h: prctl(PR_SET_SECCOMP) was refused
+
+# Features built on other branches; detected from --help-all.
+FEATURES = [
+    # (label, option that must appear in --help-all, flags)
+    ("trace on (to /dev/null)", "--trace", ["--trace=/dev/null"]),
+    ("--max-insns set", "--max-insns", ["--max-insns=1000000000000000"]),
+    ("--cpu-time set", "--cpu-time", ["--cpu-time=3600"]),
+]
+
+
+class Job:
+    def __init__(self, name, group, guest, args, smoke_args, io="file", checksum_fd=1,
+                 reps_factor=1, runners=("native", "qemu", "emu"), variants=None, note=""):
+        self.name, self.group, self.guest = name, group, guest
+        self.args, self.smoke_args = args, smoke_args
+        self.io, self.checksum_fd = io, checksum_fd
+        self.reps_factor, self.runners = reps_factor, runners
+        self.variants = variants  # feature group: [(label, flags)]
+        self.note = note
+        self.bits = 32 if guest.endswith("32") else 64
+
+
+def jobs():
+    out = []
+    for bits in ("64", "32"):
+        out += [
+            Job("store" + bits, "cpu", "store" + bits, ["120"], ["1"],
+                note="byte sieve + LCG scatter stores"),
+            Job("interp" + bits, "cpu", "interp" + bits, ["150000"], ["200"],
+                note="bytecode interpreter, Collatz"),
+            Job("fp" + bits, "cpu", "fp" + bits, ["1000000"], ["1000"],
+                note="n-body, SSE2 doubles"),
+        ]
+    for bits in ("64", "32"):
+        out += [
+            Job("pipe" + bits, "syscall", "pingpong" + bits, ["200000", "64"], ["100", "64"],
+                io="pipe", checksum_fd=2, note="64-byte write+read through one pipe"),
+            Job("tcp" + bits, "syscall", "pingpong" + bits, ["100000", "64"], ["100", "64"],
+                io="tcp", checksum_fd=2, note="64-byte write+read over loopback TCP"),
+            Job("null" + bits, "syscall", "pingpong" + bits, ["1000000", "1", "w"],
+                ["100", "1", "w"], io="null", checksum_fd=2, note="1-byte writes to /dev/null"),
+        ]
+    for bits in ("64", "32"):
+        out += [
+            Job("hello" + bits, "startup", "hello" + bits, [], [], reps_factor=4,
+                note="freestanding, one line"),
+            Job("glibc" + bits, "startup", "hello_glibc" + bits, [], [], reps_factor=4,
+                note="static glibc, printf"),
+        ]
+    out.append(Job("store64 features", "feature", "store64", ["120"], ["1"], runners=("emu",),
+                   variants=[("plain (trace off)", [])] + [(l, f) for l, _, f in FEATURES],
+                   note="the same CPU job with each feature's option"))
+    return out
+
+
+class Run:
+    """One measured run."""
+
+    def __init__(self, wall_ms, cpu_ms, maxrss_kb, status, checksum):
+        self.wall_ms, self.cpu_ms, self.maxrss_kb = wall_ms, cpu_ms, maxrss_kb
+        self.status, self.checksum = status, checksum
+
+
+class Fds:
+    """The descriptors a guest gets as 0, 1, 2 for one run."""
+
+    def __init__(self, io, tmpdir):
+        self.close_after = []
+        self.out = open(os.path.join(tmpdir, "out"), "w+b")
+        self.err = open(os.path.join(tmpdir, "err"), "w+b")
+        self.dev_null = open(os.devnull, "r+b")
+        if io == "file":
+            self.fd0, self.fd1, self.fd2 = self.dev_null.fileno(), self.out.fileno(), self.err.fileno()
+        elif io == "null":
+            self.fd0, self.fd1, self.fd2 = self.dev_null.fileno(), self.dev_null.fileno(), self.out.fileno()
+        elif io == "pipe":
+            r, w = os.pipe()
+            self.close_after += [r, w]
+            self.fd0, self.fd1, self.fd2 = r, w, self.out.fileno()
+        elif io == "tcp":
+            srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            srv.bind(("127.0.0.1", 0))
+            srv.listen(1)
+            cli = socket.create_connection(srv.getsockname())
+            cli.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            conn, _ = srv.accept()
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            srv.close()
+            self.sockets = [cli, conn]
+            self.fd0, self.fd1, self.fd2 = conn.fileno(), cli.fileno(), self.out.fileno()
+        else:
+            raise ValueError(io)
+
+    def checksum(self):
+        text = b""
+        for f in (self.out, self.err):
+            f.seek(0)
+            text += f.read()
+        m = re.search(rb"checksum ([0-9a-f]{16})", text)
+        return m.group(1).decode() if m else None
+
+    def output(self):
+        out = []
+        for f in (self.out, self.err):
+            f.seek(0)
+            out.append(f.read().decode(errors="replace")[-400:])
+        return "".join(out)
+
+    def close(self):
+        for fd in self.close_after:
+            os.close(fd)
+        for s in getattr(self, "sockets", []):
+            s.close()
+        for f in (self.out, self.err, self.dev_null):
+            f.close()
+
+
+def spawn_once(measure, argv, io, tmpdir):
+    """One run of argv through the measure helper, which reports on fd 3."""
+    fds = Fds(io, tmpdir)
+    rep_r, rep_w = os.pipe()
+    try:
+        actions = [(os.POSIX_SPAWN_DUP2, fds.fd0, 0), (os.POSIX_SPAWN_DUP2, fds.fd1, 1),
+                   (os.POSIX_SPAWN_DUP2, fds.fd2, 2), (os.POSIX_SPAWN_DUP2, rep_w, 3)]
+        pid = os.posix_spawn(measure, [measure] + argv, {}, file_actions=actions)
+        os.close(rep_w)
+        rep_w = -1
+        with os.fdopen(rep_r, "r") as f:
+            rep_r = -1
+            report = f.read().split()
+        _, wstatus = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(wstatus) != 0 or len(report) != 4:
+            raise RuntimeError(f"measure {argv[0]} failed: {fds.output().strip()}")
+        wall_ns, cpu_us, maxrss_kb, status = (int(x) for x in report)
+        run = Run(wall_ns / 1e6, cpu_us / 1e3, maxrss_kb, os.waitstatus_to_exitcode(status),
+                  fds.checksum())
+        run.output = fds.output()
+        return run
+    finally:
+        for fd in (rep_r, rep_w):
+            if fd >= 0:
+                os.close(fd)
+        fds.close()
+
+
+def describe_status(s):
+    return f"killed by signal {-s}" if s < 0 else f"exit {s}"
+
+
+def machine_info(emu, qemus):
+    info = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "host": platform.node(), "kernel": platform.release(), "arch": platform.machine(),
+            "cores": os.cpu_count()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
+            info["cpu"] = m.group(1).strip() if m else "?"
+    except OSError:
+        info["cpu"] = "?"
+    try:
+        info["unicorn"] = subprocess.run(["pkg-config", "--modversion", "unicorn"],
+                                         capture_output=True, text=True).stdout.strip()
+    except OSError:
+        info["unicorn"] = "?"
+    for bits, q in qemus.items():
+        if q:
+            out = subprocess.run([q, "--version"], capture_output=True, text=True).stdout
+            info["qemu"] = out.splitlines()[0] if out else "?"
+            break
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        info["commit"] = subprocess.run(["git", "-C", here, "describe", "--always", "--dirty"],
+                                        capture_output=True, text=True).stdout.strip()
+    except OSError:
+        pass
+    return info
+
+
+def emu_help(emu):
+    p = subprocess.run([emu, "--help-all"], capture_output=True, text=True)
+    return p.stdout + p.stderr
+
+
+def fmt_ms(v):
+    if v is None:
+        return "-"
+    return f"{v:.1f}" if v >= 10 else f"{v:.2f}"
+
+
+def fmt_ratio(v):
+    return "-" if v is None else f"{v:.2f}x"
+
+
+def fmt_mb(kb):
+    return "-" if kb is None else f"{kb / 1024:.1f}"
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(here, "..", "build"),
+                    help="meson build directory (default: build/)")
+    ap.add_argument("--reps", type=int, default=5, help="runs of each kind per job (default 5)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="tiny sizes, one run each: checks the suite works, measures nothing")
+    ap.add_argument("--only", help="regular expression: run only matching jobs")
+    ap.add_argument("--no-qemu", action="store_true", help="skip QEMU user mode")
+    ap.add_argument("--no-native", action="store_true",
+                    help="skip native runs (ratios to native become unavailable)")
+    ap.add_argument("--emu-flag", action="append", default=[], metavar="FLAG",
+                    help="pass FLAG to every seccomp-emu run (repeatable), e.g. --no-self-sandbox")
+    ap.add_argument("--json", help="results file (default: BUILD/bench/results.json)")
+    ap.add_argument("--compare", help="an earlier results file: print seccomp-emu's change")
+    ap.add_argument("--readme", help="replace the table between the bench markers of this file")
+    opts = ap.parse_args()
+
+    build = os.path.abspath(opts.build)
+    emu = os.path.join(build, "seccomp-emu")
+    gdir = os.path.join(build, "bench")
+    measure = os.path.join(gdir, "measure")
+    for exe in (emu, measure):
+        if not os.access(exe, os.X_OK):
+            sys.exit(f"bench: {exe} not found: build first (scripts/bench.sh does)")
+    qemus = {64: None, 32: None}
+    if not opts.no_qemu:
+        qemus = {64: shutil.which("qemu-x86_64"), 32: shutil.which("qemu-i386")}
+    notes = []
+    for bits, q in qemus.items():
+        if not q and not opts.no_qemu:
+            notes.append(f"qemu-{'x86_64' if bits == 64 else 'i386'} not installed: "
+                         f"{bits}-bit QEMU runs skipped")
+    helptext = emu_help(emu)
+    reps = 1 if opts.smoke else max(1, opts.reps)
+
+    selected = [j for j in jobs() if not opts.only or re.search(opts.only, j.name)]
+    results = []
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="seccomp-emu-bench-") as tmpdir:
+        for job in selected:
+            prog = os.path.join(gdir, job.guest)
+            if not os.access(prog, os.X_OK):
+                notes.append(f"{job.name}: {job.guest} was not built (no compiler for it): skipped")
+                continue
+            args = job.smoke_args if opts.smoke else job.args
+            kinds = []  # (label, argv, expected status)
+            if job.variants:
+                for label, flags in job.variants:
+                    feat = next((f for f in FEATURES if f[0] == label), None)
+                    if feat and feat[1] not in helptext:
+                        notes.append(f"{job.name}: {label}: not available yet "
+                                     f"(no {feat[1]} in seccomp-emu --help-all)")
+                        continue
+                    kinds.append((label, [emu] + opts.emu_flag + flags + [prog] + args, 0))
+            else:
+                if "native" in job.runners and not opts.no_native:
+                    kinds.append(("native", [prog] + args, 0))
+                q = qemus[job.bits]
+                if "qemu" in job.runners and q:
+                    kinds.append(("qemu", [q, prog] + args, EXIT_NOT_STRICT))
+                kinds.append(("emu", [emu] + opts.emu_flag + [prog] + args, 0))
+            n = reps * (1 if opts.smoke else job.reps_factor)
+            runs = {k[0]: [] for k in kinds}
+            want_sum = None
+            print(f"bench: {job.name}: {len(kinds)} kinds x {n} runs", file=sys.stderr, flush=True)
+            # One unmeasured warm-up of each kind (page cache, CPU frequency),
+            # then the measured runs, the kinds in alternation.
+            for rep in range(-1, n):
+                for label, argv, want_status in kinds:
+                    r = spawn_once(measure, argv, job.io, tmpdir)
+                    ok = r.status == want_status and r.checksum is not None
+                    if want_sum is None and ok:
+                        want_sum = r.checksum
+                    if ok and r.checksum != want_sum:
+                        ok = False
+                    if not ok:
+                        failures.append(f"{job.name} [{label}]: {describe_status(r.status)} "
+                                        f"(want {describe_status(want_status)}), checksum "
+                                        f"{r.checksum} (want {want_sum}): {r.output.strip()}")
+                        break
+                    if rep >= 0:
+                        runs[label].append(r)
+                else:
+                    continue
+                break
+            entry = {"job": job.name, "group": job.group, "abi": f"{job.bits}-bit",
+                     "guest": job.guest, "args": args, "note": job.note,
+                     "checksum": want_sum, "kinds": {}}
+            for label, rs in runs.items():
+                if not rs:
+                    continue
+                entry["kinds"][label] = {
+                    "wall_ms": [round(r.wall_ms, 3) for r in rs],
+                    "cpu_ms": [round(r.cpu_ms, 3) for r in rs],
+                    "maxrss_kb": [r.maxrss_kb for r in rs],
+                    "median_wall_ms": round(statistics.median(r.wall_ms for r in rs), 3),
+                    "median_cpu_ms": round(statistics.median(r.cpu_ms for r in rs), 3),
+                    "max_maxrss_kb": max(r.maxrss_kb for r in rs),
+                }
+            evaluate(entry)
+            results.append(entry)
+
+    info = machine_info(emu, qemus)
+    if opts.emu_flag:
+        notes.append("seccomp-emu ran with " + " ".join(opts.emu_flag))
+    doc = {"machine": info, "reps": reps, "smoke": opts.smoke, "notes": notes,
+           "failures": failures, "results": results}
+    out_path = opts.json or os.path.join(gdir, "results.json")
+    with open(out_path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+    table = render(doc)
+    print(table)
+    if opts.compare:
+        print(compare(opts.compare, doc))
+    print(f"bench: results in {out_path}", file=sys.stderr)
+    if opts.readme and not opts.smoke:
+        update_readme(opts.readme, table)
+    for f in failures:
+        print(f"bench: FAILED: {f}", file=sys.stderr)
+    sys.exit(1 if failures else 0)
+
+
+def med(entry, kind, field="median_wall_ms"):
+    k = entry["kinds"].get(kind)
+    return k[field] if k else None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def evaluate(entry):
+    """Ratios and the issue's targets for one job."""
+    g = entry["group"]
+    checks = []
+    if g == "feature":
+        plain = med(entry, "plain (trace off)")
+        for label in entry["kinds"]:
+            if label.startswith("plain"):
+                continue
+            r = ratio(med(entry, label), plain)
+            entry["kinds"][label]["vs_plain"] = r
+            if r is not None and not label.startswith("trace on"):
+                checks.append((f"{label} <= {FEATURE_VS_PLAIN:.2f}x plain", r <= FEATURE_VS_PLAIN))
+        entry["checks"] = checks
+        return
+    emu, nat, qemu = med(entry, "emu"), med(entry, "native"), med(entry, "qemu")
+    entry["emu_vs_native"] = ratio(emu, nat)
+    entry["emu_vs_qemu"] = ratio(emu, qemu)
+    # CPU time (user + system) is steadier than wall time on a shared machine.
+    cpu = lambda k: med(entry, k, "median_cpu_ms")
+    entry["cpu_emu_vs_native"] = ratio(cpu("emu"), cpu("native"))
+    entry["cpu_emu_vs_qemu"] = ratio(cpu("emu"), cpu("qemu"))
+    mem_emu = med(entry, "emu", "max_maxrss_kb")
+    mem_qemu = med(entry, "qemu", "max_maxrss_kb")
+    if g == "cpu":
+        if entry["emu_vs_qemu"] is not None:
+            checks.append((f"<= {CPU_VS_QEMU}x QEMU", entry["emu_vs_qemu"] <= CPU_VS_QEMU))
+        if entry["emu_vs_native"] is not None:
+            checks.append((f"<= {CPU_VS_NATIVE:.0f}x native", entry["emu_vs_native"] <= CPU_VS_NATIVE))
+    elif g == "syscall":
+        if entry["emu_vs_native"] is not None:
+            checks.append((f"<= {SYSCALL_VS_NATIVE}x native",
+                           entry["emu_vs_native"] <= SYSCALL_VS_NATIVE))
+    elif g == "startup" and emu is not None:
+        checks.append((f"<= {STARTUP_MS:.0f} ms", emu <= STARTUP_MS))
+    if mem_emu is not None and mem_qemu is not None:
+        checks.append(("memory <= QEMU's", mem_emu <= mem_qemu))
+    entry["checks"] = checks
+
+
+def verdict(entry):
+    misses = [c for c, ok in entry.get("checks", []) if not ok]
+    if not entry.get("checks"):
+        return "-"
+    return "meets" if not misses else "misses " + ", ".join(misses)
+
+
+def render(doc):
+    m = doc["machine"]
+    lines = []
+    lines.append(f"Machine: {m.get('cpu')}, {m.get('cores')} cores, Linux {m.get('kernel')}; "
+                 f"Unicorn {m.get('unicorn')}; {m.get('qemu', 'no QEMU')}; "
+                 f"seccomp-emu {m.get('commit', '?')}; {m.get('date')}; "
+                 f"medians of {doc['reps']} runs (start-up: {doc['reps'] * 4}).")
+    lines.append("")
+    lines.append("| job | what | native ms | QEMU ms | seccomp-emu ms | emu/native | emu/QEMU "
+                 "| CPU emu/native | CPU emu/QEMU | peak MiB native/QEMU/emu | targets (wall) |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for e in doc["results"]:
+        if e["group"] == "feature":
+            continue
+        mem = "/".join(fmt_mb(med(e, k, "max_maxrss_kb")) for k in ("native", "qemu", "emu"))
+        lines.append(f"| {e['job']} | {e['note']} | {fmt_ms(med(e, 'native'))} | "
+                     f"{fmt_ms(med(e, 'qemu'))} | {fmt_ms(med(e, 'emu'))} | "
+                     f"{fmt_ratio(e.get('emu_vs_native'))} | {fmt_ratio(e.get('emu_vs_qemu'))} | "
+                     f"{fmt_ratio(e.get('cpu_emu_vs_native'))} | {fmt_ratio(e.get('cpu_emu_vs_qemu'))} | "
+                     f"{mem} | {verdict(e)} |")
+    feats = [e for e in doc["results"] if e["group"] == "feature"]
+    for e in feats:
+        lines.append("")
+        lines.append(f"Feature cost ({e['job'].split()[0]} under seccomp-emu):")
+        lines.append("")
+        lines.append("| variant | ms | vs plain |")
+        lines.append("|---|---:|---:|")
+        for label, k in e["kinds"].items():
+            lines.append(f"| {label} | {fmt_ms(k['median_wall_ms'])} | "
+                         f"{fmt_ratio(k.get('vs_plain', 1.0))} |")
+        lines.append("")
+        lines.append(f"Feature targets: {verdict(e)}.")
+    if doc["notes"]:
+        lines.append("")
+        for n in doc["notes"]:
+            lines.append(f"- {n}")
+    return "\n".join(lines)
+
+
+def compare(path, doc):
+    with open(path) as f:
+        old = json.load(f)
+    before = {}
+    for e in old["results"]:
+        for label, k in e["kinds"].items():
+            if label != "native" and label != "qemu":
+                before[(e["job"], label)] = k["median_wall_ms"]
+    lines = [f"Change against {path} (seccomp-emu medians):", "",
+             "| job | kind | before ms | now ms | now/before |", "|---|---|---:|---:|---:|"]
+    for e in doc["results"]:
+        for label, k in e["kinds"].items():
+            b = before.get((e["job"], label))
+            if b is None:
+                continue
+            lines.append(f"| {e['job']} | {label} | {fmt_ms(b)} | {fmt_ms(k['median_wall_ms'])} | "
+                         f"{fmt_ratio(ratio(k['median_wall_ms'], b))} |")
+    return "\n".join(lines)
+
+
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+
+def update_readme(path, table):
+    with open(path) as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        print(f"bench: {path} has no {BEGIN} ... {END} markers: not updated", file=sys.stderr)
+        return
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    with open(path, "w") as f:
+        f.write(head + BEGIN + "\n" + table + "\n" + END + tail)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+#include "emu/insn_emul.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "abi/linux.h"
+#include "emu/cpu.h"
+#include "emu/signal.h"
+
+/* rdtscp: the time-stamp counter plus TSC_AUX, which Linux sets to the CPU
+ * number (node << 12 | cpu); one CPU here.  Like rdtsc it faults (#GP,
+ * SIGSEGV) once strict mode turned the counter off. */
+static void rdtscp(struct task *t, uint64_t pc)
+{
+    if (t->tsc_off) {
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t tsc = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    cpu_set_reg(t, UC_X86_REG_RAX, (uint32_t)tsc);
+    cpu_set_reg(t, UC_X86_REG_RDX, (uint32_t)(tsc >> 32));
+    cpu_set_reg(t, UC_X86_REG_RCX, 0);
+    cpu_set_pc(t, pc + 3);
+}
+
+bool insn_emulate_invalid(struct task *t, uint64_t pc)
+{
+    uint8_t op = 0;
+    if (mm_read(&t->mm, pc, &op, 1) && op == 0xcd) {
+        /* `int $6` arrives as #UD; the kernel's gate is DPL 0: #GP. */
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return true;
+    }
+    if (op == 0xf1) {
+        /* icebp (int1): a debug trap after the instruction, SIGTRAP. */
+        cpu_set_pc(t, pc + 1);
+        signal_fault(t, SIGTRAP_LINUX, TRAP_BRKPT_LINUX, pc + 1);
+        return true;
+    }
+    uint8_t b[3];
+    if (!mm_read(&t->mm, pc, b, sizeof(b)))
+        return false;
+    static const uint8_t rdtscp_op[] = { 0x0f, 0x01, 0xf9 };
+    if (!memcmp(b, rdtscp_op, 3)) {
+        rdtscp(t, pc);
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""Runs the hostile guests natively and under seccomp-emu and compares.
+
+  run_hostile.py tricks EMU GUEST32 GUEST64
+  run_hostile.py hostcalls EMU GUEST32 GUEST64
+  run_hostile.py sandbox EMU GUEST32 GUEST64
+
+tricks: stdout and the raw wait status of the native run (address
+randomisation off, as for every native leg) must equal the emulated run's;
+the few known differences are listed with both outcomes, so a change on
+either side fails the test too.
+
+hostcalls: each pre-strict call that could reach the host runs natively
+first, where it succeeds and the watchers (directory snapshot, reaped
+orphans via PR_SET_CHILD_SUBREAPER, victim process, TracerPid, mountinfo,
+listening sockets) must see its effect; then under seccomp-emu, where it
+must answer the documented value and the same watchers must see nothing.
+
+sandbox: seccomp-emu's self-sandbox kills it (SIGSYS) when it makes a
+forbidden call after set-up, and is in force while the guest runs.
+
+Stands in for tools/seccomp-emu-diff (branch `guests`) until that lands.
+"""
+import ctypes
+import os
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+libc = ctypes.CDLL(None, use_errno=True)
+ADDR_NO_RANDOMIZE = 0x0040000
+PR_SET_CHILD_SUBREAPER = 36
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def describe(status):
+    if os.WIFEXITED(status):
+        return "exit %d" % os.WEXITSTATUS(status)
+    if os.WIFSIGNALED(status):
+        return "signal %d%s" % (os.WTERMSIG(status), " (core)" if os.WCOREDUMP(status) else "")
+    return "status %#x" % status
+
+
+def run(argv, stdin=b"", timeout=60, native=False, cwd=None):
+    """Raw wait status and stdout of argv; stderr is dropped."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as inp:
+        inp.write(stdin)
+        inp.seek(0)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.dup2(inp.fileno(), 0)
+                os.dup2(out.fileno(), 1)
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, 2)
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+                if cwd:
+                    os.chdir(cwd)
+                if native:
+                    libc.personality(ADDR_NO_RANDOMIZE)
+                os.execv(argv[0], argv)
+            finally:
+                os._exit(127)
+        deadline = time.monotonic() + timeout
+        while True:
+            p, status = os.waitpid(pid, os.WNOHANG)
+            if p:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return None, b"(hung)"
+            time.sleep(0.005)
+        out.seek(0)
+        return status, out.read()
+
+
+# ---------------------------------------------------------------- tricks
+SIGTRAP, SIGILL, SIGBUS, SIGSEGV, SIGKILL = 5, 4, 7, 11, 9
+SAME = None
+# (action, strict, ABIs, known difference or SAME).  A known difference is
+# (native outcome, emulated outcome, why), each outcome a raw status.
+TRICKS = [(a, False, "32 64", SAME) for a in [
+    "int3", "int4", "int5", "int8", "int13", "int14", "int32", "int46", "int129", "int255",
+    "int3_short", "ud2", "hlt", "cli", "inb", "wrmsr", "rdmsr", "lgdt", "mov_cr4", "rdtsc",
+    "popf_tf", "lret_kcs", "iret_kcs", "iret_kpage", "jmp_kpage", "jmp_kpage_iret",
+    "write_kpage", "exec_data", "exec_stack", "write_text", "smc", "smc_next", "smc_syscall",
+    "exec_rw", "exec_mprotect", "exec_after_munmap", "write_from_kpage", "read_into_kpage",
+    "mprotect_kpage", "madvise_kpage", "munmap_kpage", "mremap_kpage", "mmap_kpage", "wrap",
+    "wrap_neg", "huge_count", "huge_count_31", "read_huge", "read_31", "partial",
+    "writev_1025", "writev_negative", "writev_wrap", "stack", "mmap_flood", "brk_flood",
+    "out_flood", "int1", "int6", "icebp"]]
+TRICKS += [(a, True, "32 64", SAME) for a in [
+    "int3", "int129", "ud2", "rdtsc", "popf_tf", "iret_kcs", "jmp_kpage", "exec_data",
+    "smc", "smc_syscall", "write_from_kpage", "wrap", "writev_wrap", "partial", "stack",
+    "out_flood"]]
+TRICKS += [(a, s, "64", SAME) for a in ["far_write", "far_getpid", "far_syscall32",
+                                        "far_sysenter"] for s in (False, True)]
+TRICKS += [
+    ("read_kpage", False, "32 64", (SIGSEGV, 0, "without paging, seccomp-emu's page is "
+                                    "readable by guest instructions (not writable, not executable)")),
+]
+FAR32 = "a 32-bit engine cannot run 64-bit code: 0x33 is not present (SIGBUS), never a bypass"
+TRICKS += [("far_write", s, "32", (0, SIGBUS, FAR32)) for s in (False, True)]
+TRICKS += [("far_getpid", False, "32", (0, SIGBUS, FAR32)),
+           ("far_getpid", True, "32", (SIGKILL, SIGBUS, FAR32)),
+           ("far_stat", False, "32", (0, SIGBUS, FAR32)),
+           ("far_stat", True, "32", (SIGKILL, SIGBUS, FAR32))]
+STDIN_FOR = {"read_into_kpage": b"sixteen bytes..\n" * 4}
+
+
+def tricks(emu, guests):
+    for action, strict, abis, known in TRICKS:
+        for bits in abis.split():
+            args = [action] + (["strict"] if strict else [])
+            name = "tricks%s %s" % (bits, " ".join(args))
+            stdin = STDIN_FOR.get(action, b"")
+            ns, nout = run([guests[bits]] + args, stdin, native=True)
+            es, eout = run([emu, guests[bits]] + args, stdin)
+            if known is SAME:
+                ok = ns is not None and ns == es and nout == eout
+                detail = "" if ok else ": native %s %r, emulated %s %r" % (
+                    describe(ns) if ns is not None else "hung", nout[:120],
+                    describe(es) if es is not None else "hung", eout[:120])
+                check(ok, name + " matches the kernel" + detail)
+            else:
+                nwant, ewant, why = known
+                ok = ns == nwant and es == ewant
+                check(ok, "%s: known difference (%s): native %s, emulated %s" % (
+                    name, why, describe(ns) if ns is not None else "hung",
+                    describe(es) if es is not None else "hung"))
+
+
+# ------------------------------------------------------------- hostcalls
+ENOENT, ENOSYS, ESRCH = -2, -38, -3
+# (action, ABIs, emulated answer, watcher, native leg)
+HOSTCALLS = [
+    ("open_creat", "32 64", ENOENT, "dir", True),
+    ("openat_creat", "32 64", ENOENT, "dir", True),
+    ("creat", "32 64", ENOSYS, "dir", True),
+    ("mkdir", "32 64", ENOSYS, "dir", True),
+    ("rmdir", "32 64", ENOSYS, "dir", True),
+    ("unlink", "32 64", ENOSYS, "dir", True),
+    ("rename", "32 64", ENOSYS, "dir", True),
+    ("link", "32 64", ENOSYS, "dir", True),
+    ("symlink", "32 64", ENOSYS, "dir", True),
+    ("chmod", "32 64", ENOSYS, "dir", True),
+    ("truncate", "32 64", ENOSYS, "dir", True),
+    ("mknod", "32 64", ENOSYS, "dir", True),
+    ("bind_unix", "32 64", ENOSYS, "dir", True),
+    ("execve", "32 64", ENOSYS, "dir", True),
+    ("fork", "32 64", ENOSYS, "proc", True),
+    ("vfork", "32 64", ENOSYS, "proc", True),
+    ("clone", "32 64", ENOSYS, "proc", True),
+    ("clone3", "32 64", ENOSYS, "proc", True),
+    ("kill", "32 64", ESRCH, "victim", True),  # no other process exists for the guest
+    ("kill_group", "32 64", ESRCH, "victim", True),  # no other process exists for the guest
+    ("tkill", "32 64", ESRCH, "victim", True),  # no other process exists for the guest
+    ("tgkill", "32 64", ESRCH, "victim", True),  # no other process exists for the guest
+    ("ptrace", "32 64", ENOSYS, "tracer", True),
+    ("mount", "32 64", ENOSYS, "mount", True),
+    ("tcp", "32 64", ENOSYS, "tcp", True),
+    ("tcp_socketcall", "32", ENOSYS, "tcp", True),
+    ("unix", "32 64", ENOSYS, "unix", True),
+    ("process_vm_writev", "32 64", ENOSYS, "victim", False),
+    ("io_uring_setup", "32 64", ENOSYS, "none", False),
+    ("memfd_create", "32 64", ENOSYS, "none", False),
+    ("pipe", "32 64", ENOSYS, "none", False),
+    ("unshare", "32 64", ENOSYS, "none", False),
+    ("pidfd_open", "32 64", ENOSYS, "victim", False),
+    ("userfaultfd", "32 64", ENOSYS, "none", False),
+    ("perf_event_open", "32 64", ENOSYS, "none", False),
+    ("bpf", "32 64", ENOSYS, "none", False),
+    ("reboot", "32 64", ENOSYS, "none", False),
+]
+
+
+def snapshot(d):
+    out = {}
+    for root, dirs, files in os.walk(d):
+        for n in dirs + files:
+            p = os.path.join(root, n)
+            st = os.lstat(p)
+            out[os.path.relpath(p, d)] = (st.st_mode, st.st_size, st.st_nlink)
+    return out
+
+
+def reap_orphans(known, wait):
+    """Pids of processes that ended up ours (subreaper) besides `known`."""
+    found = []
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
+            continue
+        if pid not in known:
+            found.append(pid)
+    return found
+
+
+def tracer_of(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("TracerPid:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Scene:
+    """A fresh directory, victim, listeners; then what changed."""
+
+    def __init__(self):
+        self.top = tempfile.mkdtemp(prefix="hostile-")
+        self.dir = os.path.join(self.top, "watched")
+        os.mkdir(self.dir)
+        os.mkdir(os.path.join(self.dir, "subdir"))
+        os.mkdir(os.path.join(self.dir, "mnt"))
+        with open(os.path.join(self.dir, "keep"), "w") as f:
+            f.write("keep me\n")
+        self.victim = subprocess.Popen(["sleep", "60"], start_new_session=True)
+        self.tcp = socket.socket()
+        self.tcp.bind(("127.0.0.1", 0))
+        self.tcp.listen(4)
+        self.tcp.setblocking(False)
+        self.unix_path = os.path.join(self.top, "listen.sock")
+        self.unix = socket.socket(socket.AF_UNIX)
+        self.unix.bind(self.unix_path)
+        self.unix.listen(4)
+        self.unix.setblocking(False)
+        self.before = snapshot(self.dir)
+
+    def arg(self, watcher):
+        return {"victim": str(self.victim.pid), "tracer": str(self.victim.pid),
+                "tcp": str(self.tcp.getsockname()[1]), "unix": self.unix_path}.get(watcher,
+                                                                                  self.dir)
+
+    def accepted(self, s):
+        try:
+            c, _ = s.accept()
+            c.close()
+            return True
+        except BlockingIOError:
+            return False
+
+    def mounted(self):
+        with open("/proc/self/mountinfo") as f:
+            return any(" %s " % os.path.join(self.dir, "mnt") in l for l in f)
+
+    def close(self):
+        if self.mounted():
+            subprocess.run(["umount", os.path.join(self.dir, "mnt")])
+        if self.victim.poll() is None:
+            self.victim.kill()
+        self.victim.wait()
+        self.tcp.close()
+        self.unix.close()
+        shutil.rmtree(self.top, ignore_errors=True)
+
+
+def attempt(argv, scene, watcher):
+    """Run argv holding until stdin closes; return (stdout, effects seen)."""
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, preexec_fn=lambda: libc.personality(
+                             ADDR_NO_RANDOMIZE) if argv[0] != EMU else None)
+    line = p.stdout.readline().decode(errors="replace").strip()
+    effects = []
+    # While the guest waits: state only a live process shows.
+    time.sleep(0.05)
+    if watcher == "tracer" and scene.victim.poll() is None and tracer_of(scene.victim.pid):
+        effects.append("victim traced")
+    if watcher == "mount" and scene.mounted():
+        effects.append("tmpfs mounted")
+    if watcher == "tcp" and scene.accepted(scene.tcp):
+        effects.append("TCP connection")
+    if watcher == "unix" and scene.accepted(scene.unix):
+        effects.append("Unix connection")
+    p.stdin.close()
+    p.stdout.read()
+    p.wait(timeout=30)
+    orphans = reap_orphans({scene.victim.pid}, 0.5 if watcher == "proc" else 0.05)
+    if orphans:
+        effects.append("%d new process(es)" % len(orphans))
+    for _ in range(40):  # a forked child may still be writing
+        after = snapshot(scene.dir)
+        if after != scene.before or watcher not in ("dir", "proc"):
+            break
+        time.sleep(0.05)
+    if after != scene.before:
+        changed = sorted(set(after.items()) ^ set(scene.before.items()))
+        effects.append("directory changed: %s" % ", ".join(sorted({c[0] for c in changed})))
+    time.sleep(0.02)
+    if scene.victim.poll() is not None:
+        effects.append("victim killed")
+    return line, effects
+
+
+EMU = None
+
+
+def hostcalls(emu, guests):
+    global EMU
+    EMU = emu
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        check(False, "PR_SET_CHILD_SUBREAPER")
+        return
+    for action, abis, want, watcher, native in HOSTCALLS:
+        for bits in abis.split():
+            name = "hostcalls%s %s" % (bits, action)
+            if native:
+                scene = Scene()
+                try:
+                    line, effects = attempt([guests[bits], action, scene.arg(watcher), "hold"],
+                                            scene, watcher)
+                finally:
+                    scene.close()
+                check(bool(effects), "%s natively: %s, watcher saw: %s" % (
+                    name, line, "; ".join(effects) or "nothing (the watcher is blind)"))
+            scene = Scene()
+            try:
+                line, effects = attempt([emu, guests[bits], action, scene.arg(watcher), "hold"],
+                                        scene, watcher)
+            finally:
+                scene.close()
+            expect = "%s -> %d" % (action, want)
+            check(line == expect and not effects, "%s emulated: %s (want %s), host effects: %s" % (
+                name, line, expect, "; ".join(effects) or "none"))
+
+
+# --------------------------------------------------------------- sandbox
+SIGSYS = 31
+
+
+def sandbox(emu, guests):
+    g = guests["64"]
+    for call in ["open", "creat", "execve", "fork", "clone", "socket", "kill", "ptrace",
+                 "mount", "ioctl"]:
+        with tempfile.TemporaryDirectory() as d:
+            st, _ = run([emu, "--self-sandbox-test=" + call, g, "rdtsc"], cwd=d)
+            left = os.listdir(d)
+        check(st is not None and os.WIFSIGNALED(st) and os.WTERMSIG(st) == SIGSYS and not left,
+              "self-sandbox stops seccomp-emu's own %s: %s%s" % (
+                  call, describe(st) if st is not None else "hung",
+                  ", left %s" % left if left else ""))
+    st, _ = run([emu, "--self-sandbox-test=write", g, "rdtsc"])
+    check(st is not None and os.WIFEXITED(st) and os.WEXITSTATUS(st) == 70,
+          "the test switch reports an allowed call (write): %s" % describe(st))
+    st, _ = run([emu, "--no-self-sandbox", "--self-sandbox-test=open", g, "rdtsc"])
+    check(st is not None and os.WIFEXITED(st) and os.WEXITSTATUS(st) == 126,
+          "--no-self-sandbox refuses the test switch: %s" % describe(st))
+    # While the guest waits on stdin, the filter is in force: Seccomp 2.
+    for flags, want in (([], "2"), (["--no-self-sandbox"], "0")):
+        p = subprocess.Popen([emu] + flags + [guests["64"], "pipe", "x", "hold"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        p.stdout.readline()
+        with open("/proc/%d/status" % p.pid) as f:
+            mode = [l.split()[1] for l in f if l.startswith("Seccomp:")][0]
+        p.stdin.close()
+        p.wait()
+        check(mode == want, "Seccomp mode of seccomp-emu %s while the guest runs: %s (want %s)"
+              % (" ".join(flags) or "(default)", mode, want))
+
+
+def main():
+    suite, emu, g32, g64 = [os.path.abspath(a) if i else a for i, a in enumerate(sys.argv[1:5])]
+    guests = {"32": g32, "64": g64}
+    {"tricks": tricks, "hostcalls": hostcalls, "sandbox": sandbox}[suite](emu, guests)
+    print("%d failed" % len(failures))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,414 @@
+/* CPU-level attacks on the emulator, each compared with the real kernel:
+ * `int` with other vectors, privileged instructions, iret/lret tricks, far
+ * transfers into the other code segment, self-modifying code, executing
+ * data, writes to code, pointers aimed at seccomp-emu's own page, pointer
+ * plus count wrapping, huge counts, stack exhaustion, memory and output
+ * floods.  `tricks ACTION [strict]`: with "strict" the action runs after
+ * prctl(PR_SET_SECCOMP, 1).  Each prints what it sees; a fault ends it. */
+#include "hguest.h"
+
+/* Operand-size suffix and register names for asm shared by both ABIs. */
+#if defined(__x86_64__)
+#define W "q"
+#define SP "rsp"
+#define AX "rax"
+#else
+#define W "l"
+#define SP "esp"
+#define AX "eax"
+#endif
+
+static char data_code[16] = { (char)0xc3 }; /* `ret`, in a non-executable page */
+static char bss_tail[4096] __attribute__((aligned(4096)));
+static char buf[4096];
+
+/* One stub per vector: `int $N; ret`. */
+#define INT_STUB(n) \
+    __asm__(".text\n.globl int_" #n "\nint_" #n ":\n int $" #n "\n ret\n"); \
+    void int_##n(void);
+INT_STUB(1) INT_STUB(3) INT_STUB(4) INT_STUB(5) INT_STUB(6) INT_STUB(8) INT_STUB(13)
+INT_STUB(14) INT_STUB(32) INT_STUB(46) INT_STUB(128) INT_STUB(129) INT_STUB(255)
+
+static const struct {
+    const char *name;
+    void (*fn)(void);
+} int_stubs[] = {
+    { "int1", int_1 },   { "int3", int_3 },   { "int4", int_4 },     { "int5", int_5 },
+    { "int6", int_6 },   { "int8", int_8 },   { "int13", int_13 },   { "int14", int_14 },
+    { "int32", int_32 }, { "int46", int_46 }, { "int129", int_129 }, { "int255", int_255 },
+};
+
+static void far_other_segment(const char *how);
+__attribute__((noinline, used)) void text_target(void) { __asm__ volatile(""); }
+
+/* Some actions in asm: each is one instruction the CPU must refuse at CPL 3. */
+static void insn(const char *a)
+{
+    if (h_streq(a, "int3_short"))
+        __asm__ volatile(".byte 0xcc");
+    else if (h_streq(a, "icebp"))
+        __asm__ volatile(".byte 0xf1");
+    else if (h_streq(a, "ud2"))
+        __asm__ volatile("ud2");
+    else if (h_streq(a, "hlt"))
+        __asm__ volatile("hlt");
+    else if (h_streq(a, "cli"))
+        __asm__ volatile("cli");
+    else if (h_streq(a, "inb"))
+        __asm__ volatile("xor %%edx, %%edx\n inb %%dx, %%al" ::: "eax", "edx");
+    else if (h_streq(a, "wrmsr"))
+        __asm__ volatile("xor %%eax, %%eax\n xor %%edx, %%edx\n mov $0x176, %%ecx\n wrmsr" ::
+                             : "eax", "ecx", "edx");
+    else if (h_streq(a, "rdmsr"))
+        __asm__ volatile("mov $0x176, %%ecx\n rdmsr" ::: "eax", "ecx", "edx");
+    else if (h_streq(a, "lgdt")) {
+        static char gdtr[10];
+        __asm__ volatile("lgdt %0" ::"m"(gdtr));
+    } else if (h_streq(a, "mov_cr4"))
+        __asm__ volatile("xor %%eax, %%eax\n mov %%" AX ", %%cr4" ::: "eax");
+    else if (h_streq(a, "rdtsc")) {
+        unsigned lo, hi;
+        __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+        out("rdtsc ran\n");
+    } else if (h_streq(a, "popf_tf"))
+        /* Trap flag on: a debug trap after the next instruction. */
+        __asm__ volatile("pushf\n or" W " $0x100, (%%" SP ")\n popf\n nop\n"
+                         ::: "memory", "cc");
+    else if (h_streq(a, "lret_kcs"))
+        /* A far return to the kernel's code segment: #GP. */
+        __asm__ volatile("push" W " $0x10\n push" W " $1f\n"
+                         " lret" W "\n1:" ::: "memory");
+    else if (h_streq(a, "iret_kcs"))
+        __asm__ volatile(
+#if defined(__x86_64__)
+            "mov %%rsp, %%rax\n pushq $0x2b\n push %%rax\n pushfq\n pushq $0x10\n pushq $1f\n iretq\n1:"
+            ::: "rax", "memory"
+#else
+            "pushf\n pushl $0x10\n pushl $1f\n iret\n1:" ::: "memory"
+#endif
+        );
+    else if (h_streq(a, "iret_kpage"))
+        /* A user-mode iret straight onto seccomp-emu's entry stub. */
+        __asm__ volatile(
+#if defined(__x86_64__)
+            "mov %%rsp, %%rax\n pushq $0x2b\n push %%rax\n pushfq\n pushq $0x33\n"
+            " movabs $0x800000000100, %%rax\n push %%rax\n iretq" ::: "rax", "memory"
+#else
+            "pushf\n pushl $0x23\n pushl $0xfffff100\n iret" ::: "memory"
+#endif
+        );
+    else if (h_streq(a, "jmp_kpage"))
+        ((void (*)(void))(EMU_KPAGE + 0x100))();
+    else if (h_streq(a, "jmp_kpage_iret"))
+        ((void (*)(void))(EMU_KPAGE + 0x200))();
+    else if (h_streq(a, "read_kpage")) {
+        volatile unsigned *p = (volatile unsigned *)EMU_KPAGE;
+        out_hex(p[0]);
+        out(" read from the kernel page\n");
+    } else if (h_streq(a, "write_kpage"))
+        *(volatile unsigned *)(EMU_KPAGE + 0x100) = 0x90909090;
+    else if (h_streq(a, "exec_data"))
+        ((void (*)(void))data_code)();
+    else if (h_streq(a, "exec_stack")) {
+        volatile char code[16] = { (char)0xc3 };
+        ((void (*)(void))code)();
+    } else if (h_streq(a, "write_text"))
+        *(volatile char *)(void *)text_target = (char)0xc3;
+    else {
+        for (ulong i = 0; i < sizeof(int_stubs) / sizeof(int_stubs[0]); i++)
+            if (h_streq(a, int_stubs[i].name)) {
+                int_stubs[i].fn();
+                return;
+            }
+        far_other_segment(a);
+    }
+}
+
+/* Code built at run time in a writable, executable page. */
+static long run_code(unsigned char *page, const unsigned char *code, ulong n)
+{
+    for (ulong i = 0; i < n; i++)
+        page[i] = code[i];
+    return ((long (*)(void))page)();
+}
+
+static int late_strict; /* strict mode after the page is mapped */
+
+static long smc(const char *a)
+{
+    if (!h_streq(a, "smc") && !h_streq(a, "smc_next") && !h_streq(a, "smc_syscall") &&
+        !h_streq(a, "exec_rw") && !h_streq(a, "exec_mprotect") && !h_streq(a, "exec_after_munmap"))
+        return -9999;
+    unsigned char *p = h_mmap(4096, PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX);
+    if ((long)p < 0 && (long)p > -4096)
+        return (long)p;
+    /* mov $imm32, %eax; ret */
+    unsigned char one[] = { 0xb8, 1, 0, 0, 0, 0xc3 };
+    if (h_streq(a, "smc")) {
+        long r1 = run_code(p, one, sizeof(one));
+        one[1] = 2;
+        long r2 = run_code(p, one, sizeof(one));
+        return r1 * 10 + r2; /* 12: the second call ran the new code */
+    }
+    if (h_streq(a, "smc_next")) {
+        /* movb $7, imm(%rip/abs); mov $1, %eax; ret: the store rewrites the
+         * immediate of the very next instruction. */
+#if defined(__x86_64__)
+        unsigned char c[] = { 0xc6, 0x05, 1, 0, 0, 0, 7, 0xb8, 1, 0, 0, 0, 0xc3 };
+#else
+        unsigned char c[] = { 0xc6, 0x05, 0, 0, 0, 0, 7, 0xb8, 1, 0, 0, 0, 0xc3 };
+        ulong imm = (ulong)p + 8;
+        c[2] = (unsigned char)imm, c[3] = (unsigned char)(imm >> 8);
+        c[4] = (unsigned char)(imm >> 16), c[5] = (unsigned char)(imm >> 24);
+#endif
+        return run_code(p, c, sizeof(c));
+    }
+    if (h_streq(a, "smc_syscall")) {
+        /* Run `mov $write, %eax; ... syscall; ret` once, then patch the
+         * number to getpid: in strict mode the second run must be killed,
+         * not served from a stale translation. */
+#if defined(__x86_64__)
+        unsigned char c[] = { 0xb8, NR_write_LINUX, 0, 0, 0, 0xbf, 1, 0, 0, 0, 0x31, 0xd2, 0x0f, 0x05, 0xc3 };
+#else
+        unsigned char c[] = { 0x53, 0xb8, NR_write_LINUX, 0, 0, 0, 0xbb, 1, 0, 0, 0, 0x31, 0xd2,
+                              0xcd, 0x80, 0x5b, 0xc3 }; /* ebx saved: callee-saved */
+#endif
+        const int nr_at = c[0] == 0x53 ? 2 : 1;
+        if (late_strict)
+            enter_strict();
+        long r1 = run_code(p, c, sizeof(c));
+        report("write of 0 bytes", r1);
+        p[nr_at] = NR_getpid_LINUX;
+        return ((long (*)(void))p)() > 0;
+    }
+    if (h_streq(a, "exec_rw")) {
+        unsigned char *q = h_mmap(4096, PROT_READ_LINUX | PROT_WRITE_LINUX);
+        return run_code(q, one, sizeof(one));
+    }
+    if (h_streq(a, "exec_mprotect")) {
+        unsigned char *q = h_mmap(4096, PROT_READ_LINUX | PROT_WRITE_LINUX);
+        for (ulong i = 0; i < sizeof(one); i++)
+            q[i] = one[i];
+        long r = SYS3(NR_mprotect_LINUX, q, 4096, PROT_READ_LINUX | PROT_EXEC_LINUX);
+        report("mprotect", r);
+        return ((long (*)(void))q)();
+    }
+    if (h_streq(a, "exec_after_munmap")) {
+        long r1 = run_code(p, one, sizeof(one));
+        report("munmap", SYS2(NR_munmap_LINUX, p, 4096));
+        return r1 + ((long (*)(void))p)();
+    }
+    return -9999;
+}
+
+/* Calls aimed at seccomp-emu's page, and then a check that the emulator
+ * still runs calls and segment loads. */
+static long kpage_call(const char *a)
+{
+    long r = -9999;
+    if (h_streq(a, "write_from_kpage"))
+        r = SYS3(NR_write_LINUX, 1, EMU_KPAGE, 16);
+    else if (h_streq(a, "read_into_kpage"))
+        r = SYS3(NR_read_LINUX, 0, EMU_KPAGE, 16);
+    else if (h_streq(a, "mprotect_kpage"))
+        r = SYS3(NR_mprotect_LINUX, EMU_KPAGE, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX);
+    else if (h_streq(a, "madvise_kpage"))
+        r = SYS3(NR_madvise_LINUX, EMU_KPAGE, 4096, MADV_DONTNEED_LINUX);
+    else if (h_streq(a, "munmap_kpage"))
+        r = SYS2(NR_munmap_LINUX, EMU_KPAGE, 4096);
+    else if (h_streq(a, "mremap_kpage")) {
+        void *dst = h_mmap(8192, PROT_READ_LINUX);
+        r = SYS5(NR_mremap_LINUX, EMU_KPAGE, 4096, 4096, MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX,
+                 dst);
+    } else if (h_streq(a, "mmap_kpage"))
+        r = SYS6(NR_mmap_LINUX, EMU_KPAGE, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX,
+                 MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_FIXED_LINUX, -1, 0);
+    else
+        return -9999;
+    report(a, r);
+    /* Still alive: reload the data segment and make a call. */
+    __asm__ volatile("mov %%ds, %%eax\n mov %%eax, %%ds\n mov %%eax, %%es" ::: "eax");
+    report("write after it", SYS3(NR_write_LINUX, 1, "", 0));
+    return 0;
+}
+
+/* Pointer plus count games on write(2). */
+static long counts(const char *a)
+{
+    if (h_streq(a, "wrap"))          /* past the top of the 32-bit space */
+        return SYS3(NR_write_LINUX, 1, (ulong)0xfffffff0ul, 0x20);
+    if (h_streq(a, "wrap_neg"))      /* past the top of the whole space */
+        return SYS3(NR_write_LINUX, 1, (ulong)-16, 32);
+    if (h_streq(a, "huge_count"))
+        return SYS3(NR_write_LINUX, 1, buf, (ulong)-1);
+    if (h_streq(a, "huge_count_31"))
+        return SYS3(NR_write_LINUX, 1, bss_tail, 0x7fffffff);
+    if (h_streq(a, "read_huge"))
+        return SYS3(NR_read_LINUX, 0, buf, (ulong)-1);
+    if (h_streq(a, "read_31"))
+        return SYS3(NR_read_LINUX, 0, bss_tail, 0x7fffffff);
+    if (h_streq(a, "partial")) /* from the last page of .bss onwards */
+        return SYS3(NR_write_LINUX, 1, bss_tail + 4000, 0x100000);
+    if (h_streq(a, "writev_1025")) {
+        static ulong iov[2 * 1025];
+        return SYS3(NR_writev_LINUX, 1, iov, 1025);
+    }
+    if (h_streq(a, "writev_negative")) {
+        static long iov[2] = { 0, -1 };
+        iov[0] = (long)buf;
+        return SYS3(NR_writev_LINUX, 1, iov, 1);
+    }
+    if (h_streq(a, "writev_wrap")) {
+        static ulong iov[4];
+        iov[0] = (ulong)buf, iov[1] = 8, iov[2] = (ulong)-8, iov[3] = 16;
+        return SYS3(NR_writev_LINUX, 1, iov, 2);
+    }
+    return -9999;
+}
+
+static int depth(int n)
+{
+    volatile char pad[256];
+    pad[0] = (char)n;
+    return depth(n + 1) + pad[0];
+}
+
+static long floods(const char *a)
+{
+    if (h_streq(a, "stack"))
+        return depth(0);
+    if (h_streq(a, "mmap_flood")) {
+        /* Untouched 256 MiB mappings until the address space runs out. */
+        long n = 0;
+        while (n < 64) {
+            long p = (long)h_mmap(256ul << 20, PROT_READ_LINUX | PROT_WRITE_LINUX);
+            if (p < 0 && p > -4096)
+                break;
+            n++;
+        }
+        return n;
+    }
+    if (h_streq(a, "brk_flood")) {
+        long n = 0, cur = SYS1(NR_brk_LINUX, 0);
+        while (n < 64) {
+            long want = cur + (64l << 20);
+            long got = SYS1(NR_brk_LINUX, want);
+            if (got != want)
+                break;
+            cur = got;
+            n++;
+        }
+        return n;
+    }
+    if (h_streq(a, "out_flood")) {
+        static char chunk[65536];
+        for (ulong i = 0; i < sizeof(chunk); i++)
+            chunk[i] = (char)('a' + i % 26);
+        long total = 0;
+        for (int i = 0; i < 256; i++) { /* 16 MiB */
+            long r = SYS3(NR_write_LINUX, 1, chunk, sizeof(chunk));
+            if (r < 0)
+                return r;
+            total += r;
+        }
+        return total;
+    }
+    return -9999;
+}
+
+/* Far transfers into the other code segment.  On an x86_64 kernel both
+ * selectors exist for every task: 0x23 is 32-bit code, 0x33 64-bit code. */
+#if defined(__x86_64__)
+__attribute__((used)) static unsigned long saved_rsp;
+__attribute__((used)) static char low_stack[4096] __attribute__((aligned(16)));
+__attribute__((used)) static int compat_result;
+__attribute__((used)) static const char compat_msg[] = "written from 32-bit code\n";
+
+/* lret into 0x23, run the payload selected by %edi, come back with ljmp. */
+__asm__(".text\n.globl to_compat\nto_compat:\n"
+        " push %rbx\n push %rbp\n mov %rsp, saved_rsp(%rip)\n"
+        " lea low_stack+4000(%rip), %rsp\n"
+        " mov %edi, %esi\n"
+        /* 64-bit code runs with null data selectors, 32-bit code needs real ones. */
+        " mov $0x2b, %eax\n mov %eax, %ds\n mov %eax, %es\n"
+        " pushq $0x23\n lea 1f(%rip), %rax\n push %rax\n lretq\n"
+        ".code32\n"
+        "1: cmp $1, %esi\n je 2f\n cmp $2, %esi\n je 3f\n cmp $3, %esi\n je 4f\n"
+        " mov $4, %eax\n mov $1, %ebx\n mov $compat_msg, %ecx\n mov $25, %edx\n int $0x80\n"
+        " jmp 9f\n"
+        "2: mov $20, %eax\n int $0x80\n jmp 9f\n"                   /* getpid */
+        "3: mov $4, %eax\n mov $1, %ebx\n mov $compat_msg, %ebp\n mov $25, %edx\n"
+        " push %ebp\n syscall\n pop %ebp\n jmp 9f\n"                 /* 32-bit syscall */
+        "4: mov $4, %eax\n mov $1, %ebx\n mov $compat_msg, %ecx\n mov $25, %edx\n"
+        " push %ecx\n push %edx\n push %ebp\n mov %esp, %ebp\n sysenter\n" /* sysenter */
+        "9: mov %eax, compat_result\n ljmp $0x33, $5f\n"
+        ".code64\n"
+        "5: mov saved_rsp(%rip), %rsp\n pop %rbp\n pop %rbx\n ret\n");
+void to_compat(int payload);
+
+static void far_other_segment(const char *a)
+{
+    int payload = h_streq(a, "far_write") ? 0 : h_streq(a, "far_getpid") ? 1
+                : h_streq(a, "far_syscall32") ? 2 : h_streq(a, "far_sysenter") ? 3 : -1;
+    if (payload < 0) {
+        out("unknown action\n");
+        h_exit(2);
+    }
+    to_compat(payload);
+    report(a, payload == 1 ? compat_result > 0 : compat_result);
+}
+#else
+__attribute__((used)) static int long_result;
+__attribute__((used)) static const char long_msg[] = "written from 64-bit code\n";
+
+/* ljmp into 0x33, make a 64-bit `syscall` with the number in %esi, and
+ * come back with lretq. */
+__asm__(".text\n.globl to_long\nto_long:\n"
+        " push %ebx\n push %esi\n push %edi\n push %ebp\n mov 20(%esp), %esi\n"
+        " ljmp $0x33, $1f\n"
+        ".code64\n"
+        "1: mov %esi, %eax\n mov $1, %edi\n mov $long_msg, %esi\n mov $25, %edx\n syscall\n"
+        " mov %eax, %edi\n"
+        " sub $8, %rsp\n mov $2f, %eax\n mov %eax, (%rsp)\n movl $0x23, 4(%rsp)\n lretl\n"
+        ".code32\n"
+        "2: mov %edi, long_result\n pop %ebp\n pop %edi\n pop %esi\n pop %ebx\n ret\n");
+void to_long(int nr);
+
+static void far_other_segment(const char *a)
+{
+    int nr = h_streq(a, "far_write") ? 1 : h_streq(a, "far_getpid") ? 39
+           : h_streq(a, "far_stat") ? 4 : -1;
+    if (nr < 0) {
+        out("unknown action\n");
+        h_exit(2);
+    }
+    to_long(nr);
+    report(a, nr == 39 ? long_result > 0 : long_result);
+}
+#endif
+
+int guest_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        out("usage: tricks ACTION [strict]\n");
+        return 2;
+    }
+    const char *a = argv[1];
+    if (argc > 2 && h_streq(argv[2], "strict")) {
+        if (h_streq(a, "smc_syscall"))
+            late_strict = 1;
+        else
+            enter_strict();
+    }
+    long r;
+    if ((r = smc(a)) != -9999 || (r = counts(a)) != -9999 || (r = floods(a)) != -9999) {
+        report(a, r);
+        return 0;
+    }
+    if (kpage_call(a) == 0)
+        return 0;
+    insn(a);
+    out(a);
+    out(" returned\n");
+    return 0;
+}

@@ -1,0 +1,714 @@
+/* seccomp-emu-diff: run a guest natively and under seccomp-emu, compare.
+ *
+ *   seccomp-emu-diff [OPTION...] PROGRAM [ARG...]
+ *
+ * The real kernel is the judge: PROGRAM runs natively and under the
+ * emulator with the same argv, an empty environment and the same stdin;
+ * stdout, stderr and the raw wait status must agree.  With --expect-status
+ * (for cases no native run can judge, e.g. unemulated calls) the native
+ * run is skipped and the emulated run is checked against hand-written
+ * expectations instead.
+ *
+ * Exit: 0 all agree, 1 something differs (a hang counts), 2 usage or spawn
+ * error.  Linux-only (fork/execve, process groups, /proc/self/exe). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <glib.h>
+#include <glib-unix.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CAPTURE_MAX (64u << 20)  /* per stream; a runaway guest must not eat RAM */
+#define DIFF_CONTEXT 3
+#define DIFF_MAX_LINES 4000      /* beyond this only prefix/suffix trimming */
+
+typedef struct {
+    const char *label;
+    char **argv;
+    pid_t pid;
+    int fd[2];                   /* stdout, stderr read ends; -1 when closed */
+    GString *buf[2];
+    gboolean truncated[2];
+    int status;                  /* raw wait status */
+    gboolean exited, hung;
+} Run;
+
+static gchar *opt_emu, *opt_stdin, *opt_cpu, *opt_trace_file;
+static gchar **opt_emu_args;
+static gint opt_timeout = 30;
+static gchar *opt_expect_status, *opt_expect_stdout, *opt_expect_stderr;
+static FILE *trace;
+/* With --trace the emulator traces too (seccomp-emu --trace=FILE), into a
+ * temporary file so that its stderr, which is compared, stays the guest's. */
+static gchar *emu_trace_path;
+
+/* Children live in their own process groups; if we are killed (meson's
+ * own timeout sends SIGTERM) they must not outlive us. */
+static volatile pid_t live_pids[2];
+
+static void on_fatal_signal(int sig)
+{
+    if (emu_trace_path)
+        unlink(emu_trace_path);
+    for (int i = 0; i < 2; i++)
+        if (live_pids[i] > 0) {
+            kill(-live_pids[i], SIGKILL);
+            kill(live_pids[i], SIGKILL);
+        }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* --trace takes an optional value, which GOption can only do through a
+ * callback that would also let it swallow the next word ("--trace PROG"
+ * would trace into PROG).  So --trace is a plain FILENAME option and a bare
+ * --trace is rewritten to --trace=- (stderr) first.  Only the option part
+ * of argv is scanned: it ends at PROGRAM or "--". */
+static void fix_bare_trace(int argc, char **argv)
+{
+    static const char *with_value[] = { "--emu", "--stdin", "--emu-arg", "--cpu",
+        "--timeout", "--expect-status", "--expect-stdout", "--expect-stderr" };
+    for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--trace") == 0) {
+            argv[i] = "--trace=-";
+            continue;
+        }
+        for (gsize k = 0; k < G_N_ELEMENTS(with_value); k++)
+            if (strcmp(argv[i], with_value[k]) == 0)
+                i++;   /* its value is the next word */
+    }
+}
+
+static const char *signal_name(int sig)
+{
+    static const char *names[] = {
+        NULL, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+        "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
+        "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
+        "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU",
+        "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR",
+        "SIGSYS",
+    };
+    if (sig > 0 && sig < (int)G_N_ELEMENTS(names))
+        return names[sig];
+    return sig >= SIGRTMIN && sig <= SIGRTMAX ? "SIGRT" : "?";
+}
+
+static gchar *describe_status(const Run *r)
+{
+    if (r->hung)
+        return g_strdup_printf("hang (still running after %d s; killed)", opt_timeout);
+    if (WIFEXITED(r->status))
+        return g_strdup_printf("exit %d", WEXITSTATUS(r->status));
+    if (WIFSIGNALED(r->status))
+        return g_strdup_printf("killed by signal %d (%s)%s", WTERMSIG(r->status),
+                               signal_name(WTERMSIG(r->status)),
+                               WCOREDUMP(r->status) ? " (core dumped)" : "");
+    return g_strdup_printf("raw wait status 0x%x", r->status);
+}
+
+/* "exit N", "signal N", "signal SIGKILL", "SIGKILL", "killed by signal 9". */
+static gboolean parse_expected_status(const char *s, int *status)
+{
+    const char *p = s;
+    char *end;
+    long n;
+    if (g_str_has_prefix(p, "exit")) {
+        n = strtol(p + 4, &end, 0);
+        if (end == p + 4 || *end || n < 0 || n > 255)
+            return FALSE;
+        *status = (int)n << 8;
+        return TRUE;
+    }
+    if (g_str_has_prefix(p, "killed by"))
+        p += 9;
+    while (*p == ' ')
+        p++;
+    if (g_str_has_prefix(p, "signal"))
+        p += 6;
+    while (*p == ' ')
+        p++;
+    if (g_str_has_prefix(p, "SIG")) {
+        for (int sig = 1; sig < 32; sig++)
+            if (strcmp(p, signal_name(sig)) == 0) {
+                *status = sig;
+                return TRUE;
+            }
+        return FALSE;
+    }
+    n = strtol(p, &end, 0);
+    if (end == p || *end || n <= 0 || n >= 65)
+        return FALSE;
+    *status = (int)n;
+    return TRUE;
+}
+
+static void trace_argv(const char *label, char **argv)
+{
+    if (!trace)
+        return;
+    fprintf(trace, "[trace] %s:", label);
+    for (char **a = argv; *a; a++) {
+        gchar *q = g_shell_quote(*a);
+        fprintf(trace, " %s", q);
+        g_free(q);
+    }
+    fprintf(trace, "\n");
+}
+
+static void die_usage(GOptionContext *ctx, const char *msg)
+{
+    gchar *help = g_option_context_get_help(ctx, TRUE, NULL);
+    fprintf(stderr, "seccomp-emu-diff: %s\n\n%s", msg, help);
+    g_free(help);
+    exit(2);
+}
+
+/* Fork and execve argv with an empty environment.  Exec failure comes back
+ * through a close-on-exec pipe, so "cannot run" is a spawn error (exit 2),
+ * not a guest that exited 127. */
+static gboolean spawn(Run *r, const char *stdin_path)
+{
+    int out[2], err[2], report[2];
+    int in = open(stdin_path, O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+        fprintf(stderr, "seccomp-emu-diff: %s: %s\n", stdin_path, g_strerror(errno));
+        return FALSE;
+    }
+    if (!g_unix_open_pipe(out, FD_CLOEXEC, NULL) || !g_unix_open_pipe(err, FD_CLOEXEC, NULL)
+        || !g_unix_open_pipe(report, FD_CLOEXEC, NULL)) {
+        fprintf(stderr, "seccomp-emu-diff: pipe: %s\n", g_strerror(errno));
+        return FALSE;
+    }
+    trace_argv(r->label, r->argv);
+    r->pid = fork();
+    if (r->pid < 0) {
+        fprintf(stderr, "seccomp-emu-diff: fork: %s\n", g_strerror(errno));
+        return FALSE;
+    }
+    if (r->pid == 0) {
+        static char *empty_env[] = { NULL };
+        struct rlimit no_core = { 0, 0 };
+        sigset_t none;
+        int e;
+        setpgid(0, 0);
+        /* A guest dying of SIGSEGV must look the same natively and under
+         * the emulator (which re-raises the signal): no core files. */
+        setrlimit(RLIMIT_CORE, &no_core);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        for (int sig = 1; sig < NSIG; sig++)
+            if (sig != SIGKILL && sig != SIGSTOP)
+                signal(sig, SIG_DFL);
+        if (dup2(in, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+            _exit(127);
+        execve(r->argv[0], r->argv, empty_env);
+        e = errno;
+        if (write(report[1], &e, sizeof e) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    setpgid(r->pid, r->pid);   /* both sides, so kill(-pid) works at once */
+    close(in);
+    close(out[1]);
+    close(err[1]);
+    close(report[1]);
+    int child_errno;
+    ssize_t n = read(report[0], &child_errno, sizeof child_errno);
+    close(report[0]);
+    if (n == (ssize_t)sizeof child_errno) {
+        fprintf(stderr, "seccomp-emu-diff: cannot execute %s: %s\n", r->argv[0],
+                g_strerror(child_errno));
+        waitpid(r->pid, &r->status, 0);
+        return FALSE;
+    }
+    r->fd[0] = out[0];
+    r->fd[1] = err[0];
+    r->buf[0] = g_string_new(NULL);
+    r->buf[1] = g_string_new(NULL);
+    return TRUE;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void drain(Run *r, int k)
+{
+    char chunk[65536];
+    ssize_t n = read(r->fd[k], chunk, sizeof chunk);
+    if (n > 0) {
+        gsize room = CAPTURE_MAX - MIN(r->buf[k]->len, CAPTURE_MAX);
+        if ((gsize)n > room)
+            r->truncated[k] = TRUE;
+        g_string_append_len(r->buf[k], chunk, MIN((gsize)n, room));
+        return;
+    }
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    close(r->fd[k]);
+    r->fd[k] = -1;
+}
+
+/* Capture output of all runs at once until each has exited and closed its
+ * pipes, or the deadline passes; then kill the stragglers' groups. */
+static void wait_all(Run *runs, int nruns)
+{
+    double deadline = now() + opt_timeout;
+    for (;;) {
+        struct pollfd pfd[4];
+        Run *owner[4];
+        int which[4], n = 0, busy = 0;
+        for (int i = 0; i < nruns; i++) {
+            Run *r = &runs[i];
+            if (!r->exited && waitpid(r->pid, &r->status, WNOHANG) == r->pid) {
+                r->exited = TRUE;
+                live_pids[i] = 0;
+            }
+            for (int k = 0; k < 2; k++)
+                if (r->fd[k] >= 0) {
+                    pfd[n] = (struct pollfd){ .fd = r->fd[k], .events = POLLIN };
+                    owner[n] = r;
+                    which[n++] = k;
+                }
+            busy += !r->exited || r->fd[0] >= 0 || r->fd[1] >= 0;
+        }
+        if (!busy)
+            return;
+        double left = deadline - now();
+        if (left <= 0)
+            break;
+        /* Short timeouts: exit is noticed by polling waitpid, not SIGCHLD. */
+        int ms = (int)MIN(left * 1000 + 1, 20);
+        if (poll(pfd, n, ms) > 0)
+            for (int j = 0; j < n; j++)
+                if (pfd[j].revents)
+                    drain(owner[j], which[j]);
+    }
+    for (int i = 0; i < nruns; i++) {
+        Run *r = &runs[i];
+        if (!r->exited) {
+            r->hung = TRUE;
+            kill(-r->pid, SIGKILL);
+            kill(r->pid, SIGKILL);
+            waitpid(r->pid, &r->status, 0);
+            r->exited = TRUE;
+            live_pids[i] = 0;
+        }
+        for (int k = 0; k < 2; k++)
+            if (r->fd[k] >= 0) {
+                /* Keep what is already buffered, but do not wait for more. */
+                fcntl(r->fd[k], F_SETFL, O_NONBLOCK);
+                while (r->fd[k] >= 0) {
+                    gsize before = r->buf[k]->len;
+                    drain(r, k);
+                    if (r->fd[k] >= 0 && r->buf[k]->len == before) {
+                        close(r->fd[k]);
+                        r->fd[k] = -1;
+                    }
+                }
+            }
+    }
+}
+
+/* ---- a small line diff (LCS over the differing middle) ---- */
+
+typedef struct { const char *p; gsize n; } Line;  /* n includes the '\n' */
+
+static GArray *split_lines(const GString *s)
+{
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(Line));
+    gsize i = 0;
+    while (i < s->len) {
+        const char *nl = memchr(s->str + i, '\n', s->len - i);
+        gsize n = nl ? (gsize)(nl - (s->str + i)) + 1 : s->len - i;
+        Line l = { s->str + i, n };
+        g_array_append_val(a, l);
+        i += n;
+    }
+    return a;
+}
+
+static gboolean line_eq(const Line *a, const Line *b)
+{
+    return a->n == b->n && memcmp(a->p, b->p, a->n) == 0;
+}
+
+static void print_line(char mark, const Line *l)
+{
+    putchar(mark);
+    for (gsize i = 0; i < l->n; i++) {
+        unsigned char c = (unsigned char)l->p[i];
+        if (c == '\n' && i == l->n - 1)
+            break;
+        if (c == '\\')
+            fputs("\\\\", stdout);
+        else if (c == '\t' || (c >= 0x20 && c < 0x7f))
+            putchar(c);
+        else
+            printf("\\x%02x", c);
+    }
+    putchar('\n');
+    if (l->n == 0 || l->p[l->n - 1] != '\n')
+        puts("\\ No newline at end of output");
+}
+
+/* ops: ' ' keep, '-' only in a, '+' only in b; one per line pair. */
+static GString *edit_script(Line *a, gsize na, Line *b, gsize nb)
+{
+    GString *ops = g_string_new(NULL);
+    if (na > DIFF_MAX_LINES || nb > DIFF_MAX_LINES) {
+        /* Too big for the table: everything in the middle differs. */
+        for (gsize i = 0; i < na; i++)
+            g_string_append_c(ops, '-');
+        for (gsize j = 0; j < nb; j++)
+            g_string_append_c(ops, '+');
+        return ops;
+    }
+    guint32 *t = g_new0(guint32, (na + 1) * (nb + 1));
+#define T(i, j) t[(i) * (nb + 1) + (j)]
+    for (gsize i = na; i-- > 0;)
+        for (gsize j = nb; j-- > 0;)
+            T(i, j) = line_eq(&a[i], &b[j]) ? T(i + 1, j + 1) + 1
+                                            : MAX(T(i + 1, j), T(i, j + 1));
+    gsize i = 0, j = 0;
+    while (i < na || j < nb) {
+        if (i < na && j < nb && line_eq(&a[i], &b[j]))
+            g_string_append_c(ops, ' '), i++, j++;
+        else if (i < na && (j == nb || T(i + 1, j) >= T(i, j + 1)))
+            g_string_append_c(ops, '-'), i++;
+        else
+            g_string_append_c(ops, '+'), j++;
+    }
+#undef T
+    g_free(t);
+    return ops;
+}
+
+static void print_diff(const char *what, const GString *x, const GString *y,
+                       const char *xl, const char *yl)
+{
+    GArray *A = split_lines(x), *B = split_lines(y);
+    Line *a = (Line *)(void *)A->data, *b = (Line *)(void *)B->data;
+    gsize na = A->len, nb = B->len, pre = 0, suf = 0;
+    while (pre < na && pre < nb && line_eq(&a[pre], &b[pre]))
+        pre++;
+    while (suf < na - pre && suf < nb - pre && line_eq(&a[na - 1 - suf], &b[nb - 1 - suf]))
+        suf++;
+    GString *ops = edit_script(a + pre, na - pre - suf, b + pre, nb - pre - suf);
+    /* Full op list over all lines, then hunks with DIFF_CONTEXT lines. */
+    GString *all = g_string_new(NULL);
+    for (gsize k = 0; k < pre; k++)
+        g_string_append_c(all, ' ');
+    g_string_append_len(all, ops->str, ops->len);
+    for (gsize k = 0; k < suf; k++)
+        g_string_append_c(all, ' ');
+
+    printf("--- %s %s\n+++ %s %s\n", xl, what, yl, what);
+    gsize k = 0, ia = 0, ib = 0;
+    while (k < all->len) {
+        if (all->str[k] == ' ') {
+            k++, ia++, ib++;
+            continue;
+        }
+        /* Start a hunk DIFF_CONTEXT lines back; extend while changes are near. */
+        gsize back = MIN(DIFF_CONTEXT, MIN(ia, ib));
+        gsize s = k - back, sa = ia - back, sb = ib - back, e = k, quiet = 0;
+        while (e < all->len && quiet <= 2 * DIFF_CONTEXT) {
+            quiet = all->str[e] == ' ' ? quiet + 1 : 0;
+            e++;
+        }
+        if (quiet > DIFF_CONTEXT)
+            e -= quiet - DIFF_CONTEXT;
+        gsize ca = 0, cb = 0;
+        for (gsize m = s; m < e; m++)
+            ca += all->str[m] != '+', cb += all->str[m] != '-';
+        printf("@@ -%zu,%zu +%zu,%zu @@\n", sa + 1, ca, sb + 1, cb);
+        gsize pa = sa, pb = sb;
+        for (gsize m = s; m < e; m++) {
+            char op = all->str[m];
+            if (op == ' ')
+                print_line(' ', &a[pa++]), pb++;
+            else if (op == '-')
+                print_line('-', &a[pa++]);
+            else
+                print_line('+', &b[pb++]);
+        }
+        k = e, ia = pa, ib = pb;
+    }
+    g_string_free(all, TRUE);
+    g_string_free(ops, TRUE);
+    g_array_free(A, TRUE);
+    g_array_free(B, TRUE);
+}
+
+static gboolean compare_stream(const char *what, const GString *x, const GString *y,
+                               const char *xl, const char *yl)
+{
+    if (x->len == y->len && memcmp(x->str, y->str, x->len) == 0) {
+        printf("%-7s same (%zu bytes)\n", what, x->len);
+        return TRUE;
+    }
+    printf("%-7s DIFFERENT (%s %zu bytes, %s %zu bytes)\n", what, xl, x->len, yl, y->len);
+    print_diff(what, x, y, xl, yl);
+    return FALSE;
+}
+
+static GString *read_expect_file(const char *path)
+{
+    gchar *text = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    if (!path)
+        return g_string_new(NULL);  /* not given: expect nothing */
+    if (!g_file_get_contents(path, &text, &len, &e)) {
+        fprintf(stderr, "seccomp-emu-diff: %s\n", e->message);
+        exit(2);
+    }
+    GString *s = g_string_new_len(text, (gssize)len);
+    g_free(text);
+    return s;
+}
+
+static gchar *default_emu(void)
+{
+    const char *env = g_getenv("SECCOMP_EMU");
+    if (env && *env)
+        return g_strdup(env);
+    /* Next to this binary, or one level up (meson puts tools/ in a subdir
+     * of the build tree and the emulator at its top). */
+    gchar *self = g_file_read_link("/proc/self/exe", NULL);
+    if (!self)
+        return g_strdup("seccomp-emu");
+    gchar *dir = g_path_get_dirname(self);
+    gchar *cand[] = { g_build_filename(dir, "seccomp-emu", NULL),
+                      g_build_filename(dir, "..", "seccomp-emu", NULL) };
+    gchar *pick = NULL;
+    for (int i = 0; i < 2; i++) {
+        if (!pick && g_file_test(cand[i], G_FILE_TEST_IS_EXECUTABLE))
+            pick = cand[i];
+        else
+            g_free(cand[i]);
+    }
+    g_free(dir);
+    g_free(self);
+    return pick ? pick : g_strdup("seccomp-emu");
+}
+
+/* The emulator's own trace, after the outputs of the runs. */
+static void trace_emulator(void)
+{
+    if (!trace || !emu_trace_path)
+        return;
+    gchar *text = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    if (g_file_get_contents(emu_trace_path, &text, &len, &e)) {
+        fprintf(trace, "[trace] emu trace (seccomp-emu --trace, %zu bytes):\n", len);
+        fwrite(text, 1, len, trace);
+        g_free(text);
+    } else {
+        fprintf(trace, "[trace] emu trace: %s\n", e->message);
+        g_error_free(e);
+    }
+    unlink(emu_trace_path);
+}
+
+static void trace_output(const Run *r)
+{
+    if (!trace)
+        return;
+    gchar *st = describe_status(r);
+    fprintf(trace, "[trace] %s: %s\n", r->label, st);
+    for (int k = 0; k < 2; k++) {
+        fprintf(trace, "[trace] %s %s (%zu bytes%s):\n", r->label, k ? "stderr" : "stdout",
+                r->buf[k]->len, r->truncated[k] ? ", truncated" : "");
+        fwrite(r->buf[k]->str, 1, r->buf[k]->len, trace);
+        if (r->buf[k]->len && r->buf[k]->str[r->buf[k]->len - 1] != '\n')
+            fputc('\n', trace);
+    }
+    g_free(st);
+}
+
+int main(int argc, char **argv)
+{
+    GOptionEntry entries[] = {
+        { "emu", 0, 0, G_OPTION_ARG_FILENAME, &opt_emu,
+          "Emulator (default: $SECCOMP_EMU, else seccomp-emu beside this program or one level up)", "PATH" },
+        { "stdin", 0, 0, G_OPTION_ARG_FILENAME, &opt_stdin,
+          "Standard input of both runs (default /dev/null)", "FILE" },
+        { "emu-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_emu_args,
+          "Extra emulator option, before PROGRAM (repeatable)", "ARG" },
+        { "cpu", 0, 0, G_OPTION_ARG_STRING, &opt_cpu,
+          "Pass --cpu=VENDOR to the emulator (intel, amd, host)", "VENDOR" },
+        { "timeout", 0, 0, G_OPTION_ARG_INT, &opt_timeout,
+          "Kill both runs after this long and report a hang (default 30)", "SECONDS" },
+        { "trace", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace_file,
+          "Log commands, full outputs and the emulator's own trace (seccomp-emu --trace) to F "
+          "(bare --trace, or -: stderr)", "F" },
+        { "expect-status", 0, 0, G_OPTION_ARG_STRING, &opt_expect_status,
+          "Skip the native run; expect this status (\"exit N\", \"signal SIGKILL\")", "STATUS" },
+        { "expect-stdout", 0, 0, G_OPTION_ARG_FILENAME, &opt_expect_stdout,
+          "With --expect-status: expected stdout (default empty)", "FILE" },
+        { "expect-stderr", 0, 0, G_OPTION_ARG_FILENAME, &opt_expect_stderr,
+          "With --expect-status: expected stderr (default empty)", "FILE" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    GOptionContext *ctx = g_option_context_new("PROGRAM [ARG...]");
+    GError *err = NULL;
+    int expected_status = 0;
+
+    g_option_context_set_summary(ctx,
+        "Run PROGRAM natively and under seccomp-emu; compare stdout, stderr and wait status.\n"
+        "Exit status: 0 all agree, 1 they differ or a run hung, 2 usage or spawn error.");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_strict_posix(ctx, TRUE);  /* options end at PROGRAM */
+    fix_bare_trace(argc, argv);
+    if (!g_option_context_parse(ctx, &argc, &argv, &err))
+        die_usage(ctx, err->message);
+    int first = 1;
+    if (first < argc && strcmp(argv[first], "--") == 0)
+        first++;
+    if (first >= argc)
+        die_usage(ctx, "no PROGRAM given");
+    if (opt_timeout <= 0)
+        die_usage(ctx, "--timeout must be positive");
+    if ((opt_expect_stdout || opt_expect_stderr) && !opt_expect_status)
+        die_usage(ctx, "--expect-stdout/--expect-stderr need --expect-status");
+    if (opt_expect_status && !parse_expected_status(opt_expect_status, &expected_status))
+        die_usage(ctx, "bad --expect-status (try \"exit 0\" or \"signal SIGKILL\")");
+    if (opt_trace_file) {
+        trace = strcmp(opt_trace_file, "-") != 0 ? fopen(opt_trace_file, "w") : stderr;
+        if (!trace) {
+            fprintf(stderr, "seccomp-emu-diff: %s: %s\n", opt_trace_file, g_strerror(errno));
+            return 2;
+        }
+    }
+    if (!opt_emu)
+        opt_emu = default_emu();
+    if (!opt_stdin)
+        opt_stdin = g_strdup("/dev/null");
+
+    char **prog = argv + first;
+    GPtrArray *ev = g_ptr_array_new();
+    g_ptr_array_add(ev, opt_emu);
+    g_ptr_array_add(ev, "--quiet");   /* keep its kill reason off stderr */
+    gchar *cpu_arg = opt_cpu ? g_strconcat("--cpu=", opt_cpu, NULL) : NULL;
+    if (cpu_arg)
+        g_ptr_array_add(ev, cpu_arg);
+    gchar *trace_arg = NULL;
+    if (trace) {
+        int fd = g_file_open_tmp("seccomp-emu-trace-XXXXXX", &emu_trace_path, &err);
+        if (fd < 0) {
+            fprintf(stderr, "seccomp-emu-diff: %s\n", err->message);
+            return 2;
+        }
+        close(fd);
+        trace_arg = g_strconcat("--trace=", emu_trace_path, NULL);
+        g_ptr_array_add(ev, trace_arg);
+    }
+    for (gchar **a = opt_emu_args; a && *a; a++)
+        g_ptr_array_add(ev, *a);
+    for (char **a = prog; *a; a++)
+        g_ptr_array_add(ev, *a);
+    g_ptr_array_add(ev, NULL);
+
+    struct sigaction sa = { .sa_handler = on_fatal_signal };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+
+    gboolean expect_mode = opt_expect_status != NULL;
+    Run runs[2] = {
+        { .label = "native", .argv = prog, .fd = { -1, -1 } },
+        { .label = "emu", .argv = (char **)ev->pdata, .fd = { -1, -1 } },
+    };
+    Run *native = &runs[0], *emu = &runs[1];
+    Run *active = expect_mode ? emu : runs;
+    int nactive = expect_mode ? 1 : 2;
+    for (int i = 0; i < nactive; i++) {
+        if (!spawn(&active[i], opt_stdin)) {
+            for (int j = 0; j < i; j++) {
+                kill(-active[j].pid, SIGKILL);
+                waitpid(active[j].pid, NULL, 0);
+            }
+            return 2;
+        }
+        live_pids[i] = active[i].pid;
+    }
+    wait_all(active, nactive);
+
+    Run expect = { .label = "expected" };
+    if (expect_mode) {
+        expect.status = expected_status;
+        expect.buf[0] = read_expect_file(opt_expect_stdout);
+        expect.buf[1] = read_expect_file(opt_expect_stderr);
+        native = &expect;
+    }
+    for (int i = 0; i < nactive; i++)
+        trace_output(&active[i]);
+    trace_emulator();
+
+    gchar *cmd = g_strjoinv(" ", prog);
+    printf("seccomp-emu-diff: %s%s\n", cmd, expect_mode ? " (emulator only, against expectations)" : "");
+    gboolean ok = TRUE;
+    ok &= compare_stream("stdout", native->buf[0], emu->buf[0], native->label, emu->label);
+    ok &= compare_stream("stderr", native->buf[1], emu->buf[1], native->label, emu->label);
+    gchar *ns = describe_status(native), *es = describe_status(emu);
+    if (!native->hung && !emu->hung && native->status == emu->status) {
+        printf("status  same: %s\n", ns);
+    } else {
+        printf("status  DIFFERENT: %s %s, %s %s\n", native->label, ns, emu->label, es);
+        ok = FALSE;
+    }
+    for (int i = 0; i < nactive; i++)
+        if (active[i].truncated[0] || active[i].truncated[1])
+            printf("note: %s output truncated at %u bytes per stream\n", active[i].label,
+                   CAPTURE_MAX);
+    printf("RESULT: %s\n", ok ? "agree" : "DIFFER");
+    fflush(stdout);
+
+    /* Free everything, so a sanitizer build of the tool runs clean. */
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++) {
+            if (runs[i].buf[k])
+                g_string_free(runs[i].buf[k], TRUE);
+            if (expect.buf[k] && i == 0)
+                g_string_free(expect.buf[k], TRUE);
+        }
+    g_free(ns);
+    g_free(es);
+    g_free(cmd);
+    g_free(cpu_arg);
+    g_free(trace_arg);
+    g_free(emu_trace_path);
+    g_ptr_array_free(ev, TRUE);
+    g_option_context_free(ctx);
+    g_free(opt_emu);
+    g_free(opt_stdin);
+    g_free(opt_cpu);
+    g_free(opt_trace_file);
+    g_free(opt_expect_status);
+    g_free(opt_expect_stdout);
+    g_free(opt_expect_stderr);
+    g_strfreev(opt_emu_args);
+    if (trace && trace != stderr)
+        fclose(trace);
+    return ok ? 0 : 1;
+}
