@@ -2,9 +2,13 @@
  * pressing Ctrl-C, or kill(1)): says "ready", then spins without system
  * calls until the signal arrives.
  *
- *   hostsig handler|default|strict
+ *   hostsig handler|default|strict|read|read-default
+ *
+ * The read cases block in read(2) on a pipe nobody writes to instead.
  */
 #include "sigtest.h"
+
+#include <errno.h>
 
 static volatile sig_atomic_t got;
 static int code, from_parent;
@@ -36,7 +40,15 @@ int main(int argc, char **argv)
         on_plain(SIGINT, on_plain_sig, 0);
         on_plain(SIGTERM, on_plain_sig, 0);
     }
+    CASE("read") on(SIGINT, on_sig, 0);
     say("ready\n");
+    if (!strncmp(which, "read", 4)) {
+        char c;
+        errno = 0;
+        ssize_t r = read(0, &c, 1);
+        say("read: %zd errno %d, got signal %d\n", r, errno, (int)got);
+        return 3;
+    }
     if (!strcmp(which, "strict"))
         enter_strict();
     spin_until(&got);
