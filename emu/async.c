@@ -323,14 +323,15 @@ void async_take(struct task *t)
     for (int sig = 1; bits; sig++, bits >>= 1) {
         if (!(bits & 1))
             continue;
-        struct ksiginfo info = { .signo = sig, .code = SI_KERNEL_LINUX, .shared = true };
         const char *why = timer_why(sig);
-        if (!why) {
-            info.code = A.from_code[sig];
-            info.pid = A.from_pid[sig];
-            info.uid = (uint32_t)A.from_uid[sig];
+        if (why) {
+            signal_kernel(t, sig, why);
+            continue;
         }
-        signal_send(t, &info, why);
+        /* Forwarded from the host: as the sender sent it, to the process. */
+        struct ksiginfo info = { .signo = sig, .code = A.from_code[sig], .pid = A.from_pid[sig],
+                                 .uid = (uint32_t)A.from_uid[sig], .shared = true };
+        signal_send(t, &info, NULL);
     }
 }
 
