@@ -137,22 +137,23 @@ void fault_exception_taken(struct task *t)
     exception_taken = true;
 }
 
-static void forget_exception(struct task *t)
+static err_t forget_exception(struct task *t)
 {
     static const int32_t none = -1;
-    if (uc_context_save(t->uc, scratch_ctx) != UC_ERR_OK)
-        g_error("uc_context_save failed");
+    err_t e;
+    /* Found on first need: most programs never take an exception, and the
+     * probe's scratch engine costs half a millisecond of start-up. */
+    if (old_exception_at < 0 && ((e = find_old_exception(t->is64, &old_exception_at)) ||
+                                 (e = UC_TRY(uc_context_alloc(t->uc, &scratch_ctx)))))
+        return e;
+    if ((e = UC_TRY(uc_context_save(t->uc, scratch_ctx))))
+        return e;
     memcpy((uint8_t *)scratch_ctx + old_exception_at, &none, 4);
-    if (uc_context_restore(t->uc, scratch_ctx) != UC_ERR_OK)
-        g_error("uc_context_restore failed");
+    return UC_TRY(uc_context_restore(t->uc, scratch_ctx));
 }
 
 err_t fault_install(struct task *t)
 {
-    err_t e0;
-    if ((e0 = find_old_exception(t->is64, &old_exception_at)) ||
-        (e0 = UC_TRY(uc_context_alloc(t->uc, &scratch_ctx))))
-        return e0;
     err_t e;
     uc_hook h;
     if ((e = UC_TRY(uc_ctl_tlb_mode(t->uc, UC_TLB_VIRTUAL))) ||
@@ -166,13 +167,13 @@ err_t fault_install(struct task *t)
     return OK;
 }
 
-void fault_before_run(struct task *t)
+err_t fault_before_run(struct task *t)
 {
     F.pending = false;
-    if (exception_taken) {
-        exception_taken = false;
-        forget_exception(t);
-    }
+    if (!exception_taken)
+        return OK;
+    exception_taken = false;
+    return forget_exception(t);
 }
 
 /* ---- the faulting address ---- */

@@ -15,7 +15,7 @@ err_t fault_install(struct task *t);
 void fault_exception_taken(struct task *t);
 
 /* The run loop, before each engine start. */
-void fault_before_run(struct task *t);
+err_t fault_before_run(struct task *t);
 
 /* The engine stopped with `e`: if a refused TLB fill explains it, grow the
  * stack or raise SIGSEGV, and return true. */

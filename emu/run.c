@@ -54,7 +54,8 @@ err_t run_guest(struct task *t, uint64_t start)
     while (t->state == TASK_RUNNING) {
         if ((err = limits_before_run(t)))
             return err;
-        fault_before_run(t);
+        if ((err = fault_before_run(t)))
+            return err;
         uc_err e = uc_emu_start(t->uc, pc, t->k.halt, 0, 0);
         if (t->state != TASK_RUNNING)
             break;
