@@ -56,7 +56,7 @@ static err_t parse_hostport(const char *s, bool any_port, char **host, uint16_t 
     return OK;
 }
 
-err_t fdspec_parse(const char *arg, struct fdspec *out)
+static err_t parse_spec(const char *arg, struct fdspec *out)
 {
     memset(out, 0, sizeof(*out));
     out->text = g_strdup(arg);
@@ -95,6 +95,12 @@ err_t fdspec_parse(const char *arg, struct fdspec *out)
         }
     }
     return err_new("unknown endpoint \"%s\" (expected " SPEC_FORMS ")", spec);
+}
+
+/* The messages echo the argument: keep them one line whatever it holds. */
+err_t fdspec_parse(const char *arg, struct fdspec *out)
+{
+    return err_printable(parse_spec(arg, out));
 }
 
 void fdspec_clear(struct fdspec *s)
@@ -251,7 +257,9 @@ static gboolean on_fd(const gchar *name, const gchar *value, gpointer data, GErr
         if (((struct fdspec *)opt_specs->pdata[i])->guest == s->guest)
             e = err_new("guest descriptor %d is mapped twice", s->guest);
     if (e) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--fd %s: %s", value, e);
+        err_t full = err_printable(err_new("--fd %s: %s", value, e));
+        g_set_error_literal(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, full);
+        err_free(full);
         err_free(e);
         spec_free(s);
         return FALSE;
@@ -261,7 +269,9 @@ static gboolean on_fd(const gchar *name, const gchar *value, gpointer data, GErr
 }
 
 static const GOptionEntry fdmap_entries[] = {
-    { "fd", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)on_fd,
+    /* FILENAME: paths are bytes; glib would convert a plain callback's value
+     * from the C locale's ASCII and refuse any other byte. */
+    { "fd", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)on_fd,
       "Bind guest descriptor N before the guest starts (repeatable). SPEC: " SPEC_FORMS,
       "N=SPEC" },
     { "close-std", 0, 0, G_OPTION_ARG_NONE, &opt_close_std,
@@ -275,6 +285,12 @@ GOptionGroup *fdmap_option_group(void)
                                          NULL, NULL);
     g_option_group_add_entries(g, fdmap_entries);
     return g;
+}
+
+void fdmap_options_reset(void)
+{
+    g_clear_pointer(&opt_specs, g_ptr_array_unref);
+    opt_close_std = FALSE;
 }
 
 err_t fdmap_setup(struct fdtable *ft)
@@ -293,7 +309,7 @@ err_t fdmap_setup(struct fdtable *ft)
         if (e) {
             err_t full = err_new("--fd %s: %s", s->text, e);
             err_free(e);
-            return full;
+            return err_printable(full);
         }
     }
     for (guint i = 0; i < opt_specs->len; i++) {
@@ -303,7 +319,7 @@ err_t fdmap_setup(struct fdtable *ft)
         if (e) {
             err_t full = err_new("--fd %s: %s", s->text, e);
             err_free(e);
-            return full;
+            return err_printable(full);
         }
         ft->fd[s->guest] = (struct gfd){ .kind = GFD_HOST, .host = host };
     }

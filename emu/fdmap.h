@@ -47,6 +47,10 @@ err_t fdspec_open(const struct fdspec *s, int *host);
 /* --fd and --close-std. */
 GOptionGroup *fdmap_option_group(void);
 
+/* Forget the parsed --fd and --close-std (static state, as glib parses
+ * into it): for a harness that parses many command lines in one process. */
+void fdmap_options_reset(void);
+
 /* Apply the options to a table fdtable_init_std() filled: mappings are made
  * in the order given, before the guest runs.  Errors name the option. */
 err_t fdmap_setup(struct fdtable *ft);

@@ -38,7 +38,9 @@ static const GOptionEntry options[] = {
       "Kernel to play: linux (today's, default) or 2.6.11 (the 2005 seed patch)", "K" },
     { "cpu", 0, 0, G_OPTION_ARG_STRING, &opt_cpu,
       "Vendor rules for 32-bit sysenter/syscall: intel, amd or host (default)", "V" },
-    { "env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_env,
+    /* Bytes, as Linux's environment is: a STRING array is converted from
+     * the C locale's ASCII and refuses any other byte. */
+    { "env", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_env,
       "Put NAME=VALUE in the guest's environment (repeatable; default: empty)", "NAME=VALUE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
       "Do not print why the guest was killed", NULL },

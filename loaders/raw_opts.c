@@ -40,7 +40,7 @@ GOptionGroup *raw_option_group(void)
 
 /* A number in C notation (0x.., 0.., decimal), optionally scaled by a
  * K/M/G suffix where sizes are meant. */
-static err_t parse_number(const char *opt, const char *s, bool sized, uint64_t *out)
+static err_t number(const char *opt, const char *s, bool sized, uint64_t *out)
 {
     char *end = NULL;
     errno = 0;
@@ -64,7 +64,21 @@ static err_t parse_number(const char *opt, const char *s, bool sized, uint64_t *
     return OK;
 }
 
+/* The messages echo the word: one line whatever it holds. */
+static err_t parse_number(const char *opt, const char *s, bool sized, uint64_t *out)
+{
+    return err_printable(number(opt, s, sized, out));
+}
+
 static struct raw_request request;
+
+void raw_options_reset(void)
+{
+    char **opts[] = { &opt_raw, &opt_arch, &opt_text_addr, &opt_data_addr, &opt_entry, &opt_stack };
+    for (size_t i = 0; i < G_N_ELEMENTS(opts); i++)
+        g_clear_pointer(opts[i], g_free);
+    memset(&request, 0, sizeof(request));
+}
 
 err_t raw_check_options(bool have_program, bool *raw)
 {

@@ -22,6 +22,11 @@ struct raw_image {
 
 GOptionGroup *raw_option_group(void);
 
+/* Forget what the options parsed: the state is static (glib parses into
+ * it), and a harness that parses many command lines in one process
+ * (tests/fuzz/fuzz_raw.c) starts each from nothing. */
+void raw_options_reset(void);
+
 /* Was --raw given?  Refuses the raw-only options without it, and a PROGRAM
  * with it. */
 err_t raw_check_options(bool have_program, bool *raw);
