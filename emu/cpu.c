@@ -216,6 +216,19 @@ uint64_t cpu_reg(struct task *t, int reg)
     return v;
 }
 
+void cpu_regs(struct task *t, const int *ids, uint64_t *out, int n)
+{
+    void *ptrs[CPU_BATCH_MAX];
+    g_assert(n <= CPU_BATCH_MAX);
+    for (int i = 0; i < n; i++) {
+        out[i] = 0; /* a 32-bit register fills only the low half */
+        ptrs[i] = &out[i];
+    }
+    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, n);
+    if (e != UC_ERR_OK)
+        g_error("uc_reg_read_batch: %s", uc_strerror(e));
+}
+
 void cpu_set_reg(struct task *t, int reg, uint64_t v)
 {
     uc_err e = uc_reg_write(t->uc, reg, &v);

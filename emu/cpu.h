@@ -33,6 +33,10 @@ uint64_t cpu_pc(struct task *t);
 void cpu_set_pc(struct task *t, uint64_t pc);
 uint64_t cpu_reg(struct task *t, int reg);
 void cpu_set_reg(struct task *t, int reg, uint64_t v);
+/* Read n (at most CPU_BATCH_MAX) registers in one call: Unicorn's register
+ * API costs about 40 host instructions a call, so the trap path batches. */
+#define CPU_BATCH_MAX 32
+void cpu_regs(struct task *t, const int *ids, uint64_t *out, int n);
 
 /* Is the code being executed 64-bit (CS.L)? */
 bool cpu_in_64bit_code(struct task *t);

@@ -27,18 +27,6 @@ static const int regs_ia32[7] = { UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX
                                   UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
                                   UC_X86_REG_EBP };
 
-static void read_regs(struct task *t, const int *ids, uint64_t *out, int n)
-{
-    void *ptrs[7];
-    for (int i = 0; i < n; i++) {
-        out[i] = 0;
-        ptrs[i] = &out[i];
-    }
-    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, n);
-    if (e != UC_ERR_OK)
-        g_error("uc_reg_read_batch: %s", uc_strerror(e));
-}
-
 static char *kill_reason(const struct abi *list, enum entry e, const struct abi *numbers,
                          int64_t nr)
 {
@@ -67,7 +55,7 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc)
      * (callgrind): the number and three arguments first, the other three
      * only for a call that takes them (abi.h: arity), or for a watcher. */
     int have = fast || trap_observer ? 7 : 4;
-    read_regs(t, ids, r, have);
+    cpu_regs(t, ids, r, have);
     struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
     /* Today's kernels take the number as the low 32 bits, a signed int on
      * the 64-bit entry and zero-extended eax on the compat ones. */
@@ -109,7 +97,7 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc)
     t->call_abi = abi;
     const struct syscall_desc *d = abi_lookup(abi, ev.nr);
     if (d && d->arity > 3 && have < 7) {
-        read_regs(t, ids + 4, r + 4, 3);
+        cpu_regs(t, ids + 4, r + 4, 3);
         for (int i = 3; i < 6; i++)
             ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
     }

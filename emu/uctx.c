@@ -21,18 +21,6 @@ static const int segs[6] = { UC_X86_REG_CS, UC_X86_REG_SS, UC_X86_REG_DS,
 
 /* Only a bad register id fails here: a bug in seccomp-emu, reported and
  * fatal like cpu_reg's. */
-static void read_batch(struct task *t, const int *ids, uint64_t *out, int n)
-{
-    void *ptrs[UR_NREGS];
-    for (int i = 0; i < n; i++) {
-        out[i] = 0;
-        ptrs[i] = &out[i];
-    }
-    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, n);
-    if (e != UC_ERR_OK)
-        g_error("uc_reg_read_batch: %s", uc_strerror(e));
-}
-
 static void fpu_read(struct task *t, struct uctx_fpu *f)
 {
     memset(f, 0, sizeof(*f));
@@ -148,16 +136,16 @@ void uctx_read(struct task *t, struct uctx *c)
 {
     memset(c, 0, sizeof(*c));
     if (t->is64) {
-        read_batch(t, gpr64, c->r, UR_NREGS);
+        cpu_regs(t, gpr64, c->r, UR_NREGS);
         c->ip = cpu_reg(t, UC_X86_REG_RIP);
         c->flags = cpu_reg(t, UC_X86_REG_RFLAGS);
     } else {
-        read_batch(t, gpr32, c->r, 8);
+        cpu_regs(t, gpr32, c->r, 8);
         c->ip = cpu_reg(t, UC_X86_REG_EIP);
         c->flags = cpu_reg(t, UC_X86_REG_EFLAGS);
     }
     uint64_t s[6];
-    read_batch(t, segs, s, 6);
+    cpu_regs(t, segs, s, 6);
     c->cs = (uint16_t)s[0];
     c->ss = (uint16_t)s[1];
     c->ds = (uint16_t)s[2];
@@ -219,7 +207,7 @@ err_t uctx_write(struct task *t, const struct uctx *c, uint64_t *start)
     }
     t->sig.sysenter_done = false;
     uint64_t s[6];
-    read_batch(t, segs, s, 6);
+    cpu_regs(t, segs, s, 6);
     err_t e;
     /* In 64-bit mode a selector load would also reset the FS/GS base the
      * guest set with arch_prctl; Linux's 64-bit sigreturn leaves them. */

@@ -212,6 +212,18 @@ def hostile(c, emu, tmp):
              (status, out, len(lines), needle in err), ((want_status, 0), b"", 1, True))
     status, _, err = run([emu, "--text-addr=0x1000", good])
     c.eq("--text-addr without --raw", (status, "only for raw bytecode" in err), ((2, 0), True))
+    # Words with control characters are echoed escaped, on one line.
+    for arg in (["--fd", "3=fi\nle:/x"], ["--fd", "3=fi\x01le:/x"], ["--stack=1\n2", x]):
+        status, out, err = run([emu, "--raw", good, x] + arg)
+        c.eq(f"{arg!r}: status 2, one line", (status, len(err.splitlines())), ((2, 0), 1))
+    # Paths are bytes, as on Linux: a name outside ASCII opens (glib's
+    # locale conversion refused it).
+    plain, _, _ = run([emu, "--raw", good, x])
+    latin = os.path.join(tmp, "caf\xe9").encode("latin-1")
+    with open(latin, "wb") as f:
+        f.write(b"x")
+    status, _, err = run([emu.encode(), b"--fd", b"3=file:" + latin, b"--raw", good.encode(), x.encode()])
+    c.eq("--fd file: with a non-ASCII name", (status, err), (plain, ""))
 
 
 def main():

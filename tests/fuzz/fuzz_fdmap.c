@@ -20,6 +20,7 @@
 #include <glib.h>
 
 #include "emu/fdmap.h"
+#include "tests/fuzz/fuzz_options.h"
 
 static void one_line(const char *what, const char *msg)
 {
@@ -146,17 +147,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         g_free(w);
     }
 
-    int argc = (int)argv->len;
-    char **av = g_new0(char *, argv->len + 1);
-    for (guint i = 0; i < argv->len; i++)
-        av[i] = argv->pdata[i];
-    GOptionContext *ctx = g_option_context_new(NULL);
-    g_option_context_set_help_enabled(ctx, FALSE);
-    g_option_context_add_group(ctx, fdmap_option_group());
-    g_option_context_set_strict_posix(ctx, TRUE);
+    int argc;
+    char **av;
     GError *gerr = NULL;
-    bool ok = g_option_context_parse(ctx, &argc, &av, &gerr);
-    g_option_context_free(ctx);
+    bool ok = fuzz_parse_options(argv, fdmap_option_group(), &argc, &av, &gerr);
     if (ok != want_ok || (ok && argc != 1)) {
         fprintf(stderr, "the --fd options were %s (%s), the words say %s\n",
                 ok ? "accepted" : "refused", gerr ? gerr->message : "-",

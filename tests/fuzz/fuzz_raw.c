@@ -25,6 +25,7 @@
 
 #include "loaders/raw.h"
 #include "loaders/raw_opts.h"
+#include "tests/fuzz/fuzz_options.h"
 
 typedef unsigned __int128 u128;
 
@@ -240,17 +241,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sized_file(data_file, dfile);
 
     /* glib hands the options over as main.c's context does. */
-    int argc = (int)argv->len;
-    char **av = g_new0(char *, argv->len + 1);
-    for (guint i = 0; i < argv->len; i++)
-        av[i] = argv->pdata[i];
-    GOptionContext *ctx = g_option_context_new(NULL);
-    g_option_context_set_help_enabled(ctx, FALSE);
-    g_option_context_add_group(ctx, raw_option_group());
-    g_option_context_set_strict_posix(ctx, TRUE);
+    int argc;
+    char **av;
     GError *gerr = NULL;
-    bool parsed = g_option_context_parse(ctx, &argc, &av, &gerr);
-    g_option_context_free(ctx);
+    bool parsed = fuzz_parse_options(argv, raw_option_group(), &argc, &av, &gerr);
     if (!parsed) {
         /* The only way these words fail glib: a STRING option converted
          * from the C locale's ASCII. */
