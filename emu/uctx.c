@@ -19,8 +19,6 @@ static const int gpr32[8] = {
 static const int segs[6] = { UC_X86_REG_CS, UC_X86_REG_SS, UC_X86_REG_DS,
                              UC_X86_REG_ES, UC_X86_REG_FS, UC_X86_REG_GS };
 
-/* Only a bad register id fails here: a bug in seccomp-emu, reported and
- * fatal like cpu_reg's. */
 static void fpu_read(struct task *t, struct uctx_fpu *f)
 {
     memset(f, 0, sizeof(*f));
