@@ -6,6 +6,7 @@
 #include "abi/linux.h"
 #include "emu/cpu.h"
 #include "emu/signal.h"
+#include "emu/trap.h"
 
 /* rdtscp: the time-stamp counter plus TSC_AUX, which Linux sets to the CPU
  * number (node << 12 | cpu); one CPU here.  Like rdtsc it faults (#GP,
@@ -42,6 +43,8 @@ bool insn_emulate_invalid(struct task *t, uint64_t pc)
     uint8_t b[3];
     if (!mm_read(&t->mm, pc, b, sizeof(b)))
         return false;
+    if (b[0] == 0x0f && b[1] == 0x34)
+        return trap_sysenter_long(t, pc);
     static const uint8_t rdtscp_op[] = { 0x0f, 0x01, 0xf9 };
     if (!memcmp(b, rdtscp_op, 3)) {
         rdtscp(t, pc);

@@ -134,7 +134,13 @@ write_back:
         cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
         cpu_set_reg(t, UC_X86_REG_EBP, ev.args[5]);
         cpu_set_reg(t, UC_X86_REG_ESP, user_sp);
-        cpu_set_pc(t, t->k.int80_pad - 2); /* the engine adds 2 after the hook */
+        if (cpu_in_64bit_code(t)) {
+            /* From 64-bit code (Intel; trap_sysenter_long): sysretl
+             * returns in compat mode, and no engine skip follows. */
+            cpu_set_reg(t, UC_X86_REG_CS, SEL_USER32_CS_LINUX);
+            cpu_set_pc(t, t->k.int80_pad);
+        } else
+            cpu_set_pc(t, t->k.int80_pad - 2); /* the engine adds 2 after the hook */
         break;
     case ENTRY_SYSCALL32:
         cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
@@ -255,20 +261,30 @@ static uint64_t find_sysenter(struct task *t, uint64_t start)
  * hooks and then adds the instruction's length to a stale eip (the block's
  * start).  So the whole instruction is emulated here, per vendor: AMD
  * refuses it in compat mode (#UD); Intel enters the kernel, which returns
- * to the vDSO's int80 landing pad with the user stack taken from ebp. */
+ * to the vDSO's int80 landing pad with the user stack taken from ebp.  A
+ * 64-bit task's compat code gets the same call and a landing pad that is
+ * not there (vdso_map: Linux adds the 32-bit image's offset to the 64-bit
+ * vDSO and sysretl truncates it), so it dies of SIGSEGV after the call, as
+ * measured on an Intel host. */
 static void hook_sysenter(uc_engine *uc, void *user)
 {
     struct task *t = user;
     (void)uc;
     uint64_t pc = find_sysenter(t, cpu_pc(t));
-    /* A 64-bit task's compat sysenter is not modelled (Linux would return
-     * to a 32-bit vDSO it does not have): #UD on both vendors. */
-    if (t->vendor == VENDOR_AMD || t->is64) {
+    if (t->vendor == VENDOR_AMD) {
         cpu_set_pc(t, pc - 2); /* the engine's skip lands back on it */
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         return;
     }
     trap_call(t, ENTRY_SYSENTER32, pc);
+}
+
+bool trap_sysenter_long(struct task *t, uint64_t pc)
+{
+    if (t->vendor != VENDOR_INTEL || !cpu_in_64bit_code(t))
+        return false;
+    trap_call(t, ENTRY_SYSENTER32, pc);
+    return true;
 }
 
 static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -319,7 +335,7 @@ err_t trap_install(struct task *t)
                                 UC_X86_INS_SYSCALL))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
         /* 64-bit guests too: from their compat code Unicorn would transfer
-         * to an unset SYSENTER_EIP; there it is #UD on both vendors. */
+         * to an unset SYSENTER_EIP. */
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t, 1, 0,
                                 UC_X86_INS_SYSENTER))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,

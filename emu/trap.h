@@ -9,6 +9,12 @@
 
 err_t trap_install(struct task *t);
 
+/* `sysenter` in 64-bit code, which Unicorn's CPU model refuses (#UD) and
+ * an Intel CPU takes into Linux's compat entry: the 32-bit call is made
+ * and the task resumes in compat mode at its (absent) landing pad.  False
+ * on AMD, where the #UD is real. */
+bool trap_sysenter_long(struct task *t, uint64_t pc);
+
 /* Observers of the trap path (tracing); NULL when nobody watches, so the
  * cost is one test of a pointer. */
 struct trap_event {

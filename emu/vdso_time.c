@@ -23,7 +23,14 @@ err_t vdso_map(struct task *t)
         return e;
     memcpy(host, img.bytes, VDSO_SIZE);
     t->k.vdso = at;
-    if (!t->is64) {
+    if (t->is64) {
+        /* Where Linux returns a 64-bit task's compat sysenter (Intel):
+         * this vDSO's base plus the 32-bit image's landing pad, cut to 32
+         * bits by sysretl; a page nothing is mapped at, as a rule. */
+        struct vdso_image img32;
+        vdso_build(&img32, false, true);
+        t->k.int80_pad = (uint32_t)(at + img32.int80_pad);
+    } else {
         t->k.vsyscall = at + img.vsyscall;
         t->k.int80_pad = at + img.int80_pad;
         t->k.vdso_sigreturn = at + img.sigreturn;

@@ -79,7 +79,7 @@ int guest_main(int argc, char **argv)
         put_str("survived int $0x81\n");
         return 1;
     }
-    if (str_eq(c, "sysenter64")) {     /* AMD: #UD in 64-bit mode, SIGILL */
+    if (str_eq(c, "sysenter64")) {     /* AMD: #UD, SIGILL; Intel: the ia32 entry, then SIGSEGV */
         put_str("sysenter from 64-bit code, no strict mode\n");
         __asm__ volatile("sysenter" ::: "memory", "rcx", "r11");
         put_str("survived sysenter\n");
