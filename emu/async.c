@@ -264,6 +264,16 @@ err_t async_start(struct task *t)
     sigemptyset(&sa.sa_mask);
     if (sigaction(INTERRUPT_SIGNAL, &sa, NULL) != 0)
         return err_new("sigaction(SIGURG): %s", g_strerror(errno));
+    /* seccomp-emu must hear these even when its parent blocked them; the
+     * guest keeps that block in its own mask (signal.c), so a forwarded
+     * signal waits there as it would natively. */
+    sigset_t need;
+    sigemptyset(&need);
+    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++)
+        sigaddset(&need, forwarded[i].host);
+    sigaddset(&need, INTERRUPT_SIGNAL);
+    if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
+        return err_new("pthread_sigmask: %s", g_strerror(errno));
     A.main_thread = pthread_self();
     GError *gerr = NULL;
     A.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);

@@ -75,37 +75,6 @@ err_t run_guest(struct task *t, uint64_t start)
     return OK;
 }
 
-/* Linux signal numbers to the host's: they differ on macOS and the BSDs. */
-static int host_signal(int sig)
-{
-#if defined(__linux__)
-    return sig; /* the same numbers, real-time signals included */
-#endif
-    switch (sig) {
-    case SIGXCPU_LINUX: return SIGXCPU;
-    case SIGXFSZ_LINUX: return SIGXFSZ;
-    case SIGVTALRM_LINUX: return SIGVTALRM;
-    case SIGPROF_LINUX: return SIGPROF;
-    case SIGHUP_LINUX: return SIGHUP;
-    case SIGINT_LINUX: return SIGINT;
-    case SIGQUIT_LINUX: return SIGQUIT;
-    case SIGILL_LINUX: return SIGILL;
-    case SIGTRAP_LINUX: return SIGTRAP;
-    case SIGABRT_LINUX: return SIGABRT;
-    case SIGBUS_LINUX: return SIGBUS;
-    case SIGFPE_LINUX: return SIGFPE;
-    case SIGKILL_LINUX: return SIGKILL;
-    case SIGUSR1_LINUX: return SIGUSR1;
-    case SIGSEGV_LINUX: return SIGSEGV;
-    case SIGUSR2_LINUX: return SIGUSR2;
-    case SIGPIPE_LINUX: return SIGPIPE;
-    case SIGALRM_LINUX: return SIGALRM;
-    case SIGTERM_LINUX: return SIGTERM;
-    case SIGSYS_LINUX: return SIGSYS;
-    default: return SIGKILL; /* no host equivalent: still a death by signal */
-    }
-}
-
 G_NORETURN void exit_like_guest(struct task *t)
 {
     observe_end(t);
@@ -115,7 +84,9 @@ G_NORETURN void exit_like_guest(struct task *t)
     if (!t->quiet && t->reason)
         fprintf(stderr, "seccomp-emu: %s\n", t->reason);
     fflush(stderr);
-    int sig = host_signal(t->signo);
+    int sig = signal_host_number(t->signo);
+    if (!sig)
+        sig = SIGKILL; /* no host equivalent: still a death by signal */
     /* No core file of seccomp-emu itself: the guest's death is not ours. */
     struct rlimit none = { 0, 0 };
     setrlimit(RLIMIT_CORE, &none);

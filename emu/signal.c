@@ -1,5 +1,7 @@
 #include "emu/signal.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,10 +40,63 @@ const char *signal_name(int sig)
     return sig >= SIGRTMIN_LINUX && sig <= NSIG_LINUX_ALL ? "a real-time signal" : "signal";
 }
 
+/* Linux signal numbers to the host's: they differ on macOS and the BSDs. */
+int signal_host_number(int sig)
+{
+#if defined(__linux__)
+    return sig; /* the same numbers, real-time signals included */
+#endif
+    switch (sig) {
+    case SIGXCPU_LINUX: return SIGXCPU;
+    case SIGXFSZ_LINUX: return SIGXFSZ;
+    case SIGVTALRM_LINUX: return SIGVTALRM;
+    case SIGPROF_LINUX: return SIGPROF;
+    case SIGHUP_LINUX: return SIGHUP;
+    case SIGINT_LINUX: return SIGINT;
+    case SIGQUIT_LINUX: return SIGQUIT;
+    case SIGILL_LINUX: return SIGILL;
+    case SIGTRAP_LINUX: return SIGTRAP;
+    case SIGABRT_LINUX: return SIGABRT;
+    case SIGBUS_LINUX: return SIGBUS;
+    case SIGFPE_LINUX: return SIGFPE;
+    case SIGKILL_LINUX: return SIGKILL;
+    case SIGUSR1_LINUX: return SIGUSR1;
+    case SIGSEGV_LINUX: return SIGSEGV;
+    case SIGUSR2_LINUX: return SIGUSR2;
+    case SIGPIPE_LINUX: return SIGPIPE;
+    case SIGALRM_LINUX: return SIGALRM;
+    case SIGTERM_LINUX: return SIGTERM;
+    case SIGSYS_LINUX: return SIGSYS;
+    default: return 0;
+    }
+}
+
+/* Linux keeps ignored signals ignored, and the signal mask, across
+ * execve, so a guest inherits both from whoever started seccomp-emu (a
+ * shell's `trap '' PIPE`, a supervisor that ignores SIGXFSZ).  Read before
+ * seccomp-emu sets host actions of its own (async.c; main: SIGPIPE). */
+static void inherit_host_signals(struct sigstate *s)
+{
+    sigset_t mask;
+    bool have_mask = pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0;
+    for (int sig = 1; sig <= NSIG_LINUX_ALL; sig++) {
+        int h = signal_host_number(sig);
+        if (!h || sig == SIGKILL_LINUX || sig == SIGSTOP_LINUX)
+            continue;
+        struct sigaction old;
+        if (sigaction(h, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+            old.sa_handler == SIG_IGN)
+            s->action[sig].handler = SIG_IGN_LINUX;
+        if (have_mask && sigismember(&mask, h) == 1)
+            s->blocked |= SIGMASK_LINUX(sig);
+    }
+}
+
 err_t signal_setup(struct task *t)
 {
     struct sigstate *s = &t->sig;
     memset(s, 0, sizeof(*s));
+    inherit_host_signals(s);
     s->queue = g_array_new(FALSE, FALSE, sizeof(struct ksiginfo));
     /* No alternate stack: size 0; the flags a frame records are 0 until
      * sigaltstack(2) sets them. */

@@ -73,6 +73,10 @@ uint64_t signal_pending_set(const struct sigstate *s);
 
 const char *signal_name(int sig);
 
+/* The host's number for Linux signal `sig`, 0 when the host has none
+ * (they differ on macOS and the BSDs). */
+int signal_host_number(int sig);
+
 #define SIGMASK_LINUX(sig) (1ull << ((sig) - 1))
 
 #endif

@@ -447,6 +447,33 @@ int main(int argc, char **argv)
     CASE("abort") abort();
     CASE("kill-term") kill(getpid(), SIGTERM);
     CASE("kill-kill") kill(getpid(), SIGKILL);
+    CASE("inherited")
+    {
+        /* What the parent left (sigdiff --parent-ignore/--parent-block):
+         * Linux keeps ignores and the mask across execve. */
+        sigset_t m, p;
+        sigprocmask(SIG_BLOCK, NULL, &m);
+        say("ignored:");
+        for (int sig = 1; sig < 32; sig++) {
+            struct sigaction sa;
+            if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+                say(" %d", sig);
+        }
+        say("\nblocked:");
+        for (int sig = 1; sig < 32; sig++)
+            if (sigismember(&m, sig))
+                say(" %d", sig);
+        say("\n");
+        raise(SIGXFSZ); /* ignored by the parent: nothing happens */
+        raise(SIGPIPE);
+        raise(SIGUSR1); /* blocked by the parent: waits */
+        sigpending(&p);
+        say("after raising: pending USR1 %d XFSZ %d PIPE %d\n", sigismember(&p, SIGUSR1),
+            sigismember(&p, SIGXFSZ), sigismember(&p, SIGPIPE));
+        block(SIGUSR1, SIG_UNBLOCK); /* the default action: death by SIGUSR1 */
+        say("survived unblocking\n");
+        return 0;
+    }
     CASE("raise-usr2") raise(SIGUSR2);
     CASE("raise-rt") raise(SIGRTMIN + 3);
     CASE("raise-xfsz") raise(SIGXFSZ);

@@ -93,6 +93,12 @@ class Run:
             for res, soft, hard in self.rlimits:
                 resource.setrlimit(res, (soft, hard))
             os.setsid()
+            # What an exec'd program inherits from its parent.
+            for name in a.parent_ignore:
+                signal.signal(signal.Signals[name], signal.SIG_IGN)
+            if a.parent_block:
+                signal.pthread_sigmask(signal.SIG_BLOCK,
+                                       [signal.Signals[n] for n in a.parent_block])
 
         self.t0 = time.monotonic()
         self.proc = subprocess.Popen(self.argv, stdin=stdin, stdout=stdout,
@@ -203,6 +209,10 @@ def main():
     p.add_argument('--compare-stderr', action='store_true')
     p.add_argument('--send', help='host signal (e.g. SIGINT) once the guest prints "ready"')
     p.add_argument('--send-delay', type=float, default=0.2)
+    p.add_argument('--parent-ignore', action='append', default=[],
+                   help='signal (e.g. SIGPIPE) both runs inherit as ignored')
+    p.add_argument('--parent-block', action='append', default=[],
+                   help='signal both runs inherit as blocked')
     p.add_argument('--no-native', action='store_true')
     p.add_argument('--expect-status')
     p.add_argument('--expect-stdout')
