@@ -396,17 +396,41 @@ def sandbox(emu, guests):
     st, _ = run([emu, "--no-self-sandbox", "--self-sandbox-test=open", g, "rdtsc"])
     check(st is not None and os.WIFEXITED(st) and os.WEXITSTATUS(st) == 126,
           "--no-self-sandbox refuses the test switch: %s" % describe(st))
-    # While the guest waits on stdin, the filter is in force: Seccomp 2.
+    # While the guest waits on stdin, the filter is in force: Seccomp 2 in
+    # every thread (the timer thread too: seccomp-emu filters all threads).
     for flags, want in (([], "2"), (["--no-self-sandbox"], "0")):
         p = subprocess.Popen([emu] + flags + [guests["64"], "pipe", "x", "hold"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         p.stdout.readline()
-        with open("/proc/%d/status" % p.pid) as f:
-            mode = [l.split()[1] for l in f if l.startswith("Seccomp:")][0]
+        modes = {}
+        for tid in os.listdir("/proc/%d/task" % p.pid):
+            with open("/proc/%d/task/%s/status" % (p.pid, tid)) as f:
+                modes[tid] = [l.split()[1] for l in f if l.startswith("Seccomp:")][0]
         p.stdin.close()
         p.wait()
-        check(mode == want, "Seccomp mode of seccomp-emu %s while the guest runs: %s (want %s)"
-              % (" ".join(flags) or "(default)", mode, want))
+        check(len(modes) >= 2 and set(modes.values()) == {want},
+              "Seccomp mode of each of seccomp-emu's %d threads %s while the guest runs: %s "
+              "(want %s)" % (len(modes), " ".join(flags) or "(default)",
+                             sorted(modes.values()), want))
+    # A host signal forwarded while the guest is blocked in read goes
+    # through the filter: the interrupt, the guest's default action, and
+    # seccomp-emu dying of the same signal (SIGSYS would mean a call the
+    # table lacks).
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        p = subprocess.Popen([emu, guests["64"], "pipe", "x", "hold"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        p.stdout.readline()
+        time.sleep(0.2)
+        p.send_signal(sig)
+        try:
+            st = p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            st = None
+        p.stdin.close()
+        check(st == -sig, "%s sent while the guest blocks in read, under the filter: %s" % (
+            signal.Signals(sig).name, "hung" if st is None else
+            "killed by %s" % signal.Signals(-st).name if st < 0 else "exit %d" % st))
 
 
 # ---------------------------------------------------------------- floods
