@@ -99,6 +99,7 @@ static err_t load_elf(struct task *t, const uint8_t *data, size_t len, const str
 
 int main(int argc, char **argv)
 {
+    signal_read_inherited();
     GOptionContext *ctx = g_option_context_new("PROGRAM [ARG...]");
     g_option_context_set_summary(ctx, "Run a static i386 or x86_64 Linux program, enforcing "
                                       "seccomp strict mode in the emulator itself.");
@@ -162,8 +163,7 @@ int main(int argc, char **argv)
     if ((e = signal_setup(&t)) || (e = limits_setup(&t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* The guest's writes to a closed pipe must come back as EPIPE, so the
-     * guest, not seccomp-emu, meets the SIGPIPE.  After signal_setup, which
-     * reads the actions the guest inherits. */
+     * guest, not seccomp-emu, meets the SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
     t.mm.mmap_base = top - (128u << 20);

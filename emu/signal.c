@@ -73,9 +73,15 @@ int signal_host_number(int sig)
 
 /* Linux keeps ignored signals ignored, and the signal mask, across
  * execve, so a guest inherits both from whoever started seccomp-emu (a
- * shell's `trap '' PIPE`, a supervisor that ignores SIGXFSZ).  Read before
- * seccomp-emu sets host actions of its own (async.c; main: SIGPIPE). */
-static void inherit_host_signals(struct sigstate *s)
+ * shell's `trap '' PIPE`, a supervisor that ignores SIGXFSZ).  Read first
+ * thing in main: GLib ignores SIGPIPE itself once GSocket is set up
+ * (--fd), and seccomp-emu sets actions of its own (async.c, main). */
+static struct {
+    bool read;
+    uint64_t ignored, blocked;
+} inherited;
+
+void signal_read_inherited(void)
 {
     sigset_t mask;
     bool have_mask = pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0;
@@ -86,17 +92,23 @@ static void inherit_host_signals(struct sigstate *s)
         struct sigaction old;
         if (sigaction(h, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
             old.sa_handler == SIG_IGN)
-            s->action[sig].handler = SIG_IGN_LINUX;
+            inherited.ignored |= SIGMASK_LINUX(sig);
         if (have_mask && sigismember(&mask, h) == 1)
-            s->blocked |= SIGMASK_LINUX(sig);
+            inherited.blocked |= SIGMASK_LINUX(sig);
     }
+    inherited.read = true;
 }
 
 err_t signal_setup(struct task *t)
 {
     struct sigstate *s = &t->sig;
     memset(s, 0, sizeof(*s));
-    inherit_host_signals(s);
+    if (!inherited.read)
+        signal_read_inherited();
+    for (int sig = 1; sig <= NSIG_LINUX_ALL; sig++)
+        if (inherited.ignored & SIGMASK_LINUX(sig))
+            s->action[sig].handler = SIG_IGN_LINUX;
+    s->blocked = inherited.blocked;
     s->queue = g_array_new(FALSE, FALSE, sizeof(struct ksiginfo));
     /* No alternate stack: size 0; the flags a frame records are 0 until
      * sigaltstack(2) sets them. */

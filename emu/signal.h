@@ -77,6 +77,11 @@ const char *signal_name(int sig);
  * (they differ on macOS and the BSDs). */
 int signal_host_number(int sig);
 
+/* Notes the ignored signals and the mask seccomp-emu was started with,
+ * which signal_setup() gives the guest, as execve keeps them.  Called
+ * before anything changes them. */
+void signal_read_inherited(void);
+
 #define SIGMASK_LINUX(sig) (1ull << ((sig) - 1))
 
 #endif

@@ -226,6 +226,26 @@ def hostile(c, emu, tmp):
     c.eq("--fd file: with a non-ASCII name", (status, err), (plain, ""))
 
 
+
+def env_bytes(c, emu, build):
+    """--env takes bytes, as execve does: the guest's environment against a
+    native run given the same strings (glib's locale conversion once
+    refused anything outside ASCII)."""
+    words = [b"A=caf\xc3\xa9", b"B=\xff\xfe latin-1 \xe9", b"C="]
+    for bits in ("32", "64"):
+        guest = os.path.join(build, "tests", "guests", "auxv" + bits).encode()
+        nat = subprocess.run([guest, b"x"], env=dict(w.split(b"=", 1) for w in words),
+                             capture_output=True, timeout=TIMEOUT)
+        argv = [emu.encode()]
+        for w in words:
+            argv += [b"--env", w]
+        emu_run = subprocess.run(argv + [guest, b"x"], env={}, capture_output=True,
+                                 timeout=TIMEOUT)
+        c.eq(f"--env with non-ASCII bytes, auxv{bits}: the kernel's environment",
+             (emu_run.returncode, emu_run.stdout, emu_run.stderr),
+             (nat.returncode, nat.stdout, b""))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--emu", required=True)
@@ -236,6 +256,7 @@ def main():
         compiled_jobs(c, opts.emu, opts.build)
         hand_made(c, opts.emu, tmp)
         hostile(c, opts.emu, tmp)
+        env_bytes(c, opts.emu, opts.build)
     print(f"{c.passed} passed, {c.failed} failed")
     return 1 if c.failed or not c.passed else 0
 
