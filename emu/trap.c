@@ -43,8 +43,16 @@ static void observe(struct task *t, struct trap_event *ev)
         trap_observer(t, ev);
 }
 
+/* What the 64-bit syscall hook read already, in its one register batch:
+ * the number, the first three arguments, and the flags the instruction
+ * saves in r11. */
+struct prefetch {
+    uint64_t r[4];
+    uint64_t flags;
+};
+
 /* The one point where a trapped call is decided. */
-static void trap_call(struct task *t, enum entry e, uint64_t pc)
+static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre)
 {
     const struct abi *abi = abi_for_entry(e);
     uint64_t r[7] = { 0 };
@@ -55,7 +63,12 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc)
      * (callgrind): the number and three arguments first, the other three
      * only for a call that takes them (abi.h: arity), or for a watcher. */
     int have = fast || trap_observer ? 7 : 4;
-    cpu_regs(t, ids, r, have);
+    if (pre) {
+        memcpy(r, pre->r, sizeof(pre->r));
+        if (have > 4)
+            cpu_regs(t, ids + 4, r + 4, have - 4);
+    } else
+        cpu_regs(t, ids, r, have);
     struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
     /* Today's kernels take the number as the low 32 bits, a signed int on
      * the 64-bit entry and zero-extended eax on the compat ones. */
@@ -115,7 +128,8 @@ write_back:
          * return rip, rflags.  One batch: this is the hot path of every
          * 64-bit read and write. */
         static const int ids[3] = { UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_R11 };
-        uint64_t vals[3] = { (uint64_t)result, pc + 2, cpu_reg(t, UC_X86_REG_EFLAGS) };
+        uint64_t flags = pre ? pre->flags : cpu_reg(t, UC_X86_REG_EFLAGS);
+        uint64_t vals[3] = { (uint64_t)result, pc + 2, flags };
         void *ptrs[3] = { &vals[0], &vals[1], &vals[2] };
         uc_err ue = uc_reg_write_batch(t->uc, (int *)ids, ptrs, 3);
         if (ue != UC_ERR_OK)
@@ -157,11 +171,24 @@ static void hook_syscall(uc_engine *uc, void *user)
 {
     struct task *t = user;
     (void)uc;
-    uint64_t pc = cpu_pc(t);
-    if (cpu_in_64bit_code(t)) {
-        trap_call(t, ENTRY_SYSCALL64, pc);
-        return;
-    }
+    uint64_t pc;
+    if (t->is64) {
+        /* Every 64-bit read and write comes here: one batch for all the
+         * registers the common call needs (each separate read costs as
+         * much again in Unicorn's API: callgrind). */
+        static const int ids[7] = { UC_X86_REG_RAX, UC_X86_REG_RDI, UC_X86_REG_RSI,
+                                    UC_X86_REG_RDX, UC_X86_REG_RIP, UC_X86_REG_CS,
+                                    UC_X86_REG_EFLAGS };
+        uint64_t v[7];
+        cpu_regs(t, ids, v, 7);
+        pc = v[4];
+        if ((v[5] & 0xffff) == SEL_USER_CS_LINUX) {
+            struct prefetch pre = { .r = { v[0], v[1], v[2], v[3] }, .flags = v[6] };
+            trap_call(t, ENTRY_SYSCALL64, pc, &pre);
+            return;
+        }
+    } else
+        pc = cpu_pc(t);
     /* 32-bit code: the compat entry on AMD, #UD on Intel. */
     if (t->vendor == VENDOR_INTEL) {
         /* The engine adds 2 after the hook; the fault is at the syscall. */
@@ -169,7 +196,7 @@ static void hook_syscall(uc_engine *uc, void *user)
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         return;
     }
-    trap_call(t, ENTRY_SYSCALL32, pc);
+    trap_call(t, ENTRY_SYSCALL32, pc, NULL);
 }
 
 /* Is `int $n` at addr?  Unicorn leaves eip after it for most vectors and
@@ -186,7 +213,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     (void)uc;
     uint64_t pc = cpu_pc(t);
     if (intno == 0x80) {
-        trap_call(t, ENTRY_INT80, pc - 2);
+        trap_call(t, ENTRY_INT80, pc - 2, NULL);
         return;
     }
     fault_exception_taken(t);
@@ -276,14 +303,14 @@ static void hook_sysenter(uc_engine *uc, void *user)
         signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
         return;
     }
-    trap_call(t, ENTRY_SYSENTER32, pc);
+    trap_call(t, ENTRY_SYSENTER32, pc, NULL);
 }
 
 bool trap_sysenter_long(struct task *t, uint64_t pc)
 {
     if (t->vendor != VENDOR_INTEL || !cpu_in_64bit_code(t))
         return false;
-    trap_call(t, ENTRY_SYSENTER32, pc);
+    trap_call(t, ENTRY_SYSENTER32, pc, NULL);
     return true;
 }
 
