@@ -148,13 +148,7 @@ write_back:
         cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
         cpu_set_reg(t, UC_X86_REG_EBP, ev.args[5]);
         cpu_set_reg(t, UC_X86_REG_ESP, user_sp);
-        if (cpu_in_64bit_code(t)) {
-            /* From 64-bit code (Intel; trap_sysenter_long): sysretl
-             * returns in compat mode, and no engine skip follows. */
-            cpu_set_reg(t, UC_X86_REG_CS, SEL_USER32_CS_LINUX);
-            cpu_set_pc(t, t->k.int80_pad);
-        } else
-            cpu_set_pc(t, t->k.int80_pad - 2); /* the engine adds 2 after the hook */
+        cpu_set_pc(t, t->k.int80_pad - 2); /* the engine adds 2 after the hook */
         break;
     case ENTRY_SYSCALL32:
         cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
@@ -311,6 +305,12 @@ bool trap_sysenter_long(struct task *t, uint64_t pc)
     if (t->vendor != VENDOR_INTEL || !cpu_in_64bit_code(t))
         return false;
     trap_call(t, ENTRY_SYSENTER32, pc, NULL);
+    if (t->state == TASK_RUNNING) {
+        /* sysretl returns in compat mode; reached from the engine's #UD,
+         * so no skip follows as after the hook. */
+        cpu_set_reg(t, UC_X86_REG_CS, SEL_USER32_CS_LINUX);
+        cpu_set_pc(t, t->k.int80_pad);
+    }
     return true;
 }
 
