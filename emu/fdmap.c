@@ -48,6 +48,10 @@ static err_t parse_hostport(const char *s, bool any_port, char **host, uint16_t 
     }
     if (!**host)
         return err_new("no host before :PORT");
+    /* No name or address has brackets inside; "[[1]:0" would otherwise
+     * name the host "[1", which no form of the option can write back. */
+    if (strpbrk(*host, "[]"))
+        return err_new("a bracket inside the host \"%s\"", *host);
     guint64 v;
     if (!g_ascii_string_to_unsigned(colon + 1, 10, any_port ? 0 : 1, 65535, &v, NULL))
         return err_new("port \"%s\" is not a number from %d to 65535", colon + 1,

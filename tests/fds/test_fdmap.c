@@ -105,6 +105,9 @@ static void refuses_malformed(void **state)
     parse_fails("3=tcp:[::1]80", "brackets");
     parse_fails("3=tcp:[::1", "brackets");
     parse_fails("3=tcp:[]:80", "no host");
+    /* found by fuzz_fdmap: a host "[1" that no spec could write back */
+    parse_fails("3=listen:[[1]:0", "bracket inside");
+    parse_fails("3=tcp:a]b:80", "bracket inside");
     parse_fails("3=listen:host:-1", "from 0 to 65535");
     parse_fails("3=unix:", "empty path");
     parse_fails("3=file:", "empty path");
