@@ -156,15 +156,15 @@ int main(int argc, char **argv)
     fdtable_init_std(&t.fds);
     if ((e = fdmap_setup(&t.fds)))
         die(FDMAP_EXIT_FAILED, NULL, e);
+    /* The guest's writes to a closed pipe must come back as EPIPE, so the
+     * guest, not seccomp-emu, meets the SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
 
     uint64_t top = stack_top(info.is64), sp, entry, start;
     if ((e = host_tune_memory()) || (e = cpu_open(&t, info.is64)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     if ((e = signal_setup(&t)) || (e = limits_setup(&t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    /* The guest's writes to a closed pipe must come back as EPIPE, so the
-     * guest, not seccomp-emu, meets the SIGPIPE. */
-    signal(SIGPIPE, SIG_IGN);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
     t.mm.mmap_base = top - (128u << 20);
     e = raw ? raw_start(&t, &rimg, &entry, &sp)
