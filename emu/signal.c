@@ -77,7 +77,6 @@ int signal_host_number(int sig)
  * thing in main: GLib ignores SIGPIPE itself once GSocket is set up
  * (--fd), and seccomp-emu sets actions of its own (async.c, main). */
 static struct {
-    bool read;
     uint64_t ignored, blocked;
 } inherited;
 
@@ -96,15 +95,12 @@ void signal_read_inherited(void)
         if (have_mask && sigismember(&mask, h) == 1)
             inherited.blocked |= SIGMASK_LINUX(sig);
     }
-    inherited.read = true;
 }
 
 err_t signal_setup(struct task *t)
 {
     struct sigstate *s = &t->sig;
     memset(s, 0, sizeof(*s));
-    if (!inherited.read)
-        signal_read_inherited();
     for (int sig = 1; sig <= NSIG_LINUX_ALL; sig++)
         if (inherited.ignored & SIGMASK_LINUX(sig))
             s->action[sig].handler = SIG_IGN_LINUX;
