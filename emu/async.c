@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "abi/signal_linux.h"
+#include "emu/host_tune.h"
 #include "emu/signal.h"
 #include "emu/task.h"
 
@@ -46,7 +47,9 @@ static struct {
     volatile sig_atomic_t from_code[NSIG_LINUX_ALL + 1], from_pid[NSIG_LINUX_ALL + 1],
         from_uid[NSIG_LINUX_ALL + 1];
 
-    GMutex lock; /* the timers below */
+    GMutex lock; /* the timers below, and ready */
+    GCond ready_cond;
+    bool ready; /* the timer thread has its own descriptor table, or cannot */
     int64_t real_at, real_every;  /* monotonic deadline */
     int64_t virt_at, virt_every;  /* user CPU time */
     int64_t prof_at, prof_every;  /* user+system CPU time */
@@ -222,6 +225,13 @@ static gpointer timer_thread(gpointer data)
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
+    /* The two pipe ends it uses, and nothing of the guest's. */
+    int keep[2] = { A.ctl[0], A.wake[1] };
+    host_tune_private_fds(keep, 2);
+    g_mutex_lock(&A.lock);
+    A.ready = true;
+    g_cond_signal(&A.ready_cond);
+    g_mutex_unlock(&A.lock);
     for (;;) {
         int wait = check_timers();
         struct pollfd p = { .fd = A.ctl[0], .events = POLLIN };
@@ -246,6 +256,7 @@ err_t async_start(struct task *t)
 {
     A.t = t;
     g_mutex_init(&A.lock);
+    g_cond_init(&A.ready_cond);
     err_t e;
     if ((e = open_pipe(A.wake)) || (e = open_pipe(A.ctl)))
         return e;
@@ -282,6 +293,12 @@ err_t async_start(struct task *t)
         g_error_free(gerr);
         return e;
     }
+    /* Before the self-sandbox, which has no close_range, and before the
+     * guest's first read. */
+    g_mutex_lock(&A.lock);
+    while (!A.ready)
+        g_cond_wait(&A.ready_cond, &A.lock);
+    g_mutex_unlock(&A.lock);
     return OK;
 }
 

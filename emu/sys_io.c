@@ -9,6 +9,7 @@
 #include "abi/linux.h"
 #include "abi/signal_linux.h"
 #include "emu/async.h"
+#include "emu/host_tune.h"
 #include "emu/limits.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
@@ -102,7 +103,7 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
                 if (offset >= 0)
                     r = writing ? pwrite(host, p, len, offset) : pread(host, p, len, offset);
                 else
-                    r = writing ? write(host, p, len) : read(host, p, len);
+                    r = writing ? host_write(host, p, len) : host_read(host, p, len);
             } else if (offset >= 0)
                 r = writing ? pwritev(host, iov, n, offset) : preadv(host, iov, n, offset);
             else
