@@ -35,6 +35,7 @@ extern char f_de[], f_de_at[], f_de_after[];
 extern char f_bp[], f_bp_at[], f_bp_after[];
 extern char f_gp[], f_gp_at[], f_gp_after[];
 extern char f_int81[], f_int81_at[], f_int81_after[];
+extern char f_int6[], f_int6_at[], f_int6_after[];
 extern char f_tsc[], f_tsc_at[], f_tsc_after[];
 extern char f_badsp[], f_badsp_at[];
 
@@ -54,6 +55,7 @@ __asm__(".text\n"
         "f_bp: f_bp_at: int3\n f_bp_after: ret\n"
         "f_gp: f_gp_at: hlt\n f_gp_after: ret\n"
         "f_int81: f_int81_at: int $0x81\n f_int81_after: ret\n"
+        "f_int6: f_int6_at: int $6\n f_int6_after: ret\n"
         "f_tsc: f_tsc_at: rdtsc\n f_tsc_after: ret\n"
         "f_badsp: mov $0x10, %rsp\n f_badsp_at: mov (%rsp), %eax\n ret\n");
 #else
@@ -67,6 +69,7 @@ __asm__(".text\n"
         "f_bp: f_bp_at: int3\n f_bp_after: ret\n"
         "f_gp: f_gp_at: hlt\n f_gp_after: ret\n"
         "f_int81: f_int81_at: int $0x81\n f_int81_after: ret\n"
+        "f_int6: f_int6_at: int $6\n f_int6_after: ret\n"
         "f_tsc: f_tsc_at: rdtsc\n f_tsc_after: ret\n"
         "f_badsp: mov $0x10, %esp\n f_badsp_at: mov (%esp), %eax\n ret\n");
 #endif
@@ -88,6 +91,8 @@ static const struct site sites[] = {
     { "bp", SIGTRAP, f_bp, f_bp_at, f_bp_after, NULL },
     { "gp", SIGSEGV, f_gp, f_gp_at, f_gp_after, NULL },
     { "int81", SIGSEGV, f_int81, f_int81_at, f_int81_after, NULL },
+    /* a gate Unicorn raises as #UD, not as the #GP the kernel sees */
+    { "int6", SIGSEGV, f_int6, f_int6_at, f_int6_after, NULL },
     { "tsc", SIGSEGV, f_tsc, f_tsc_at, f_tsc_after, NULL },
 };
 
