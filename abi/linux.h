@@ -126,6 +126,7 @@
 /* resource limits */
 #define RLIMIT_CPU_LINUX 0
 #define RLIMIT_FSIZE_LINUX 1
+#define RLIMIT_DATA_LINUX 2
 #define RLIMIT_STACK_LINUX 3
 #define RLIMIT_CORE_LINUX 4
 #define RLIMIT_NOFILE_LINUX 7

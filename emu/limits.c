@@ -247,6 +247,9 @@ void limits_rlimit_changed(struct task *t, unsigned resource)
         t->mm.max_mapped =
             t->rlim[RLIMIT_AS_LINUX].cur == RLIM_INFINITY_LINUX ? 0 : t->rlim[RLIMIT_AS_LINUX].cur;
         break;
+    case RLIMIT_DATA_LINUX:
+        mm_set_data_limit(&t->mm, t->rlim[RLIMIT_DATA_LINUX].cur, t->rlim[RLIMIT_DATA_LINUX].max);
+        break;
     default:
         break;
     }
@@ -332,6 +335,7 @@ err_t limits_setup(struct task *t)
         set_rlimit(t, RLIMIT_AS_LINUX, P.memory_bytes, P.memory_bytes);
     else
         limits_rlimit_changed(t, RLIMIT_AS_LINUX);
+    limits_rlimit_changed(t, RLIMIT_DATA_LINUX);
     if (P.output)
         set_rlimit(t, RLIMIT_FSIZE_LINUX, P.output_bytes, P.output_bytes);
     if (P.timeout) {

@@ -87,6 +87,7 @@ static err_t load_elf(struct task *t, const uint8_t *data, size_t len, const str
     if ((e = elf_load(t, data, len, info, &ld)))
         return e;
     t->mm.brk_start = t->mm.brk_cur = ld.brk;
+    t->mm.elf_data = ld.data;
     if ((e = vdso_map(t)))
         return e;
     g_autoptr(GStrvBuilder) env = g_strv_builder_new();

@@ -78,7 +78,10 @@ static guint first_above(const struct mm *mm, uint64_t addr)
 
 err_t mm_init(struct mm *mm, uc_engine *uc, uint64_t limit)
 {
-    *mm = (struct mm){ .uc = uc, .limit = limit };
+    *mm = (struct mm){ .uc = uc,
+                       .limit = limit,
+                       .data_rlim = RLIM_INFINITY_LINUX,
+                       .data_rlim_max = RLIM_INFINITY_LINUX };
     mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vma));
     return OK;
 }
@@ -120,6 +123,52 @@ const struct vma *mm_next(const struct mm *mm, uint64_t addr)
     return i < mm->vmas->len ? VMA(mm, i) : NULL;
 }
 
+/* ---- RLIMIT_DATA, as Linux's may_expand_vm() applies it ---- */
+
+/* is_data_mapping(): private and writable, not the stack. */
+static bool is_data(const struct vma *v)
+{
+    return (v->prot & PROT_WRITE_LINUX) && !v->shared && !v->hidden &&
+           g_strcmp0(v->name, STACK_VMA_NAME) != 0;
+}
+
+/* Counted when asked, not kept up to date: only mapping calls need it,
+ * and they walk the table anyway. */
+static uint64_t data_pages(const struct mm *mm)
+{
+    uint64_t n = 0;
+    for (guint i = 0; i < mm->vmas->len; i++)
+        if (is_data(VMA(mm, i)))
+            n += (VMA(mm, i)->end - VMA(mm, i)->start) / PAGE;
+    return n;
+}
+
+static bool data_may_grow(const struct mm *mm, uint64_t bytes)
+{
+    if (mm->data_rlim == RLIM_INFINITY_LINUX)
+        return true;
+    uint64_t pages = data_pages(mm) + bytes / PAGE;
+    if (pages <= mm->data_rlim / PAGE)
+        return true;
+    /* Linux's allowance for Valgrind: a soft limit of 0 defers to the hard one. */
+    return mm->data_rlim == 0 && pages <= mm->data_rlim_max / PAGE;
+}
+
+void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max)
+{
+    mm->data_rlim = cur;
+    mm->data_rlim_max = max;
+}
+
+/* Bytes of [addr, addr+len) some mapping holds, of any kind. */
+static uint64_t mapped_in(const struct mm *mm, uint64_t addr, uint64_t len)
+{
+    uint64_t n = 0, end = addr + len;
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < end; i++)
+        n += MIN(VMA(mm, i)->end, end) - MAX(VMA(mm, i)->start, addr);
+    return n;
+}
+
 static err_t insert_piece(struct mm *mm, struct vma v)
 {
     err_t e = UC_TRY(uc_mem_map_ptr(mm->uc, v.start, v.end - v.start, mm_uc_prot(v.prot), v.host));
@@ -130,8 +179,8 @@ static err_t insert_piece(struct mm *mm, struct vma v)
     return OK;
 }
 
-err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
-                   const char *name, uint8_t **host_out)
+static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool shared,
+                     const char *name, uint8_t **host_out)
 {
     len = PAGE_UP(len);
     if ((addr & (PAGE - 1)) || len == 0 || addr + len < addr || addr + len > mm->limit)
@@ -145,7 +194,7 @@ err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     struct chunk *c = chunk_new(len);
     if (!c)
         return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, g_strerror(errno));
-    struct vma v = { addr, addr + len, prot, c->base, c, name, false };
+    struct vma v = { addr, addr + len, prot, c->base, c, name, false, shared };
     err_t e = insert_piece(mm, v);
     if (c->refs == 0) {
         c->refs = 1;
@@ -157,6 +206,12 @@ err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
     if (host_out)
         *host_out = c->base;
     return OK;
+}
+
+err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                   const char *name, uint8_t **host_out)
+{
+    return map_new(mm, addr, len, prot, false, name, host_out);
 }
 
 /* Remove [addr, addr+len) from every mapping it touches, splitting pieces
@@ -221,7 +276,10 @@ static int64_t map_errno(err_t e)
     return -ENOMEM_LINUX;
 }
 
-int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
+/* `charge`: test RLIMIT_DATA; mremap, which charges only its growth, moves
+ * without. */
+static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
+                       bool charge)
 {
     if (len == 0 || (prot & ~(PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX)))
         return -EINVAL_LINUX;
@@ -232,14 +290,20 @@ int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
     if (plen < len || plen > mm->limit)
         return -ENOMEM_LINUX;
     bool fixed = flags & (MAP_FIXED_LINUX | MAP_FIXED_NOREPLACE_LINUX);
+    bool shared = type == MAP_SHARED_LINUX;
+    bool data = charge && (prot & PROT_WRITE_LINUX) && !shared;
     if (fixed) {
         if (addr & (PAGE - 1))
             return -EINVAL_LINUX;
         if (addr + plen < addr || addr + plen > mm->limit)
             return -ENOMEM_LINUX;
-        if (!range_free(mm, addr, plen)) {
-            if (!(flags & MAP_FIXED_LINUX))
-                return -EEXIST_LINUX;
+        bool taken = !range_free(mm, addr, plen);
+        if (taken && !(flags & MAP_FIXED_LINUX))
+            return -EEXIST_LINUX;
+        /* Charged only for the pages it adds, whatever it replaces. */
+        if (data && !data_may_grow(mm, plen - mapped_in(mm, addr, plen)))
+            return -ENOMEM_LINUX;
+        if (taken) {
             err_t e = carve(mm, addr, plen);
             if (e)
                 return map_errno(e);
@@ -254,11 +318,18 @@ int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
             if (!addr)
                 return -ENOMEM_LINUX;
         }
+        if (data && !data_may_grow(mm, plen))
+            return -ENOMEM_LINUX;
     }
-    err_t e = mm_map_fixed(mm, addr, plen, prot, "[anon]", NULL);
+    err_t e = map_new(mm, addr, plen, prot, shared, "[anon]", NULL);
     if (e)
         return map_errno(e);
     return (int64_t)addr;
+}
+
+int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
+{
+    return do_mmap(mm, addr, len, prot, flags, true);
 }
 
 int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
@@ -291,6 +362,13 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
     uint64_t end = addr + plen;
     for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < end; i++) {
         struct vma *v = VMA(mm, i);
+        /* mprotect_fixup(): a piece that turns into data must fit; the
+         * pieces before it stay changed, as in Linux. */
+        struct vma after = *v;
+        after.prot = prot;
+        if (is_data(&after) && !is_data(v) &&
+            !data_may_grow(mm, MIN(v->end, end) - MAX(v->start, addr)))
+            return -ENOMEM_LINUX;
         if (v->start < addr || v->end > end) {
             struct vma keep = *v;
             keep.chunk->refs++; /* survive the carve below */
@@ -342,6 +420,9 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
     if (!v || mm_valid_prefix(mm, old, old_len, 0) < old_len)
         return -EFAULT_LINUX;
     int prot = v->prot;
+    bool shared = v->shared;
+    if (new_len > old_len && is_data(v) && !data_may_grow(mm, new_len - old_len))
+        return -ENOMEM_LINUX;
     if (new_len <= old_len && !(flags & MREMAP_FIXED_LINUX)) {
         if (new_len < old_len) {
             err_t e = carve(mm, old + new_len, old_len - new_len);
@@ -353,7 +434,7 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
     /* Grow in place when the pages above are free. */
     if (!(flags & MREMAP_FIXED_LINUX) && old + new_len <= mm->limit &&
         range_free(mm, old + old_len, new_len - old_len)) {
-        err_t e = mm_map_fixed(mm, old + old_len, new_len - old_len, prot, v->name, NULL);
+        err_t e = map_new(mm, old + old_len, new_len - old_len, prot, shared, v->name, NULL);
         if (e)
             return map_errno(e);
         return (int64_t)old;
@@ -361,14 +442,15 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
     if (!(flags & MREMAP_MAYMOVE_LINUX))
         return -ENOMEM_LINUX;
     int64_t dst;
+    int type = shared ? MAP_SHARED_LINUX : MAP_PRIVATE_LINUX;
     if (flags & MREMAP_FIXED_LINUX) {
         if ((new_addr & (PAGE - 1)) || new_addr + new_len > mm->limit)
             return -EINVAL_LINUX;
         if (new_addr < old + old_len && old < new_addr + new_len)
             return -EINVAL_LINUX;
-        dst = mm_mmap(mm, new_addr, new_len, prot, MAP_PRIVATE_LINUX | MAP_FIXED_LINUX);
+        dst = do_mmap(mm, new_addr, new_len, prot, type | MAP_FIXED_LINUX, false);
     } else
-        dst = mm_mmap(mm, 0, new_len, prot, MAP_PRIVATE_LINUX);
+        dst = do_mmap(mm, 0, new_len, prot, type, false);
     if (dst < 0)
         return dst;
     /* Copy host-side: the old range may be unreadable to the guest. */
@@ -396,9 +478,15 @@ uint64_t mm_brk(struct mm *mm, uint64_t want)
 {
     if (want < mm->brk_start)
         return mm->brk_cur;
+    /* check_data_rlimit(): the heap plus the ELF's data. The host kernel
+     * (6.18) lets any shrink pass before this test; 6.1 tested first. */
+    if (want > mm->brk_cur && mm->data_rlim != RLIM_INFINITY_LINUX &&
+        (want - mm->brk_start) + mm->elf_data > mm->data_rlim)
+        return mm->brk_cur;
     uint64_t old_top = PAGE_UP(mm->brk_cur), new_top = PAGE_UP(want);
     if (new_top > old_top) {
-        if (new_top > mm->limit || !range_free(mm, old_top, new_top - old_top))
+        if (new_top > mm->limit || !range_free(mm, old_top, new_top - old_top) ||
+            !data_may_grow(mm, new_top - old_top))
             return mm->brk_cur;
         err_t e = mm_map_fixed(mm, old_top, new_top - old_top,
                                PROT_READ_LINUX | PROT_WRITE_LINUX, "[heap]", NULL);

@@ -22,7 +22,12 @@ struct vma {
     struct chunk *chunk;
     const char *name;    /* "[stack]", "[vdso]", segment, for diagnostics */
     bool hidden;         /* seccomp-emu's own page: kernel memory to the guest */
+    bool shared;         /* MAP_SHARED: never counted as data */
 };
+
+/* The mapping that grows down on faults; like Linux's VM_GROWSDOWN stack
+ * it is not data for RLIMIT_DATA. */
+#define STACK_VMA_NAME "[stack]"
 
 struct mm {
     uc_engine *uc;
@@ -32,6 +37,8 @@ struct mm {
     uint64_t brk_start, brk_cur;
     uint64_t mapped;     /* bytes mapped, for the memory limit */
     uint64_t max_mapped; /* 0: no limit */
+    uint64_t data_rlim, data_rlim_max; /* RLIMIT_DATA; RLIM_INFINITY_LINUX: none */
+    uint64_t elf_data;   /* end_data - start_data as Linux's ELF loader sets them */
 };
 
 err_t mm_init(struct mm *mm, uc_engine *uc, uint64_t limit);
@@ -49,6 +56,9 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
                   int flags, uint64_t new_addr);
 uint64_t mm_brk(struct mm *mm, uint64_t want);
+/* RLIMIT_DATA's soft and hard values, in bytes, as mmap, mprotect, mremap
+ * and brk test them. */
+void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max);
 int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice);
 
 /* Free guest range of `len` bytes, searching down from `top`; 0 if none. */

@@ -57,7 +57,7 @@ void task_init_rlimits(struct task *t)
         int linux_, host;
     } map[] = {
         { RLIMIT_CPU_LINUX, RLIMIT_CPU },   { RLIMIT_FSIZE_LINUX, RLIMIT_FSIZE },
-        { 2, RLIMIT_DATA },                 { RLIMIT_STACK_LINUX, RLIMIT_STACK },
+        { RLIMIT_DATA_LINUX, RLIMIT_DATA }, { RLIMIT_STACK_LINUX, RLIMIT_STACK },
         { RLIMIT_CORE_LINUX, RLIMIT_CORE }, { RLIMIT_NOFILE_LINUX, RLIMIT_NOFILE },
         { RLIMIT_AS_LINUX, RLIMIT_AS },
     };

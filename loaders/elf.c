@@ -202,5 +202,14 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
     out->entry = info->entry + bias;
     out->phdr = info->phdr_vaddr ? info->phdr_vaddr + bias : 0;
     out->brk = info->hi + bias;
+    /* Linux takes start_data from the highest segment start and end_data
+     * from the highest file end, whatever the segments' permissions; brk's
+     * RLIMIT_DATA test adds the difference to the heap. */
+    uint64_t start_data = 0, end_data = 0;
+    for (size_t i = 0; i < info->nseg; i++) {
+        start_data = MAX(start_data, info->seg[i].vaddr);
+        end_data = MAX(end_data, info->seg[i].vaddr + info->seg[i].filesz);
+    }
+    out->data = end_data - start_data;
     return OK;
 }

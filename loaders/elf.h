@@ -37,6 +37,7 @@ err_t elf_parse(const uint8_t *data, size_t len, struct elf_info *out);
 
 struct elf_loaded {
     uint64_t bias, entry, phdr, brk;
+    uint64_t data; /* end_data - start_data, as load_elf_binary() sets them */
 };
 
 err_t elf_load(struct task *t, const uint8_t *data, size_t len, const struct elf_info *info,

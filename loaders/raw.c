@@ -102,5 +102,5 @@ err_t raw_load(struct task *t, const struct raw_layout *l, const uint8_t *text,
                                       PROT_READ_LINUX | PROT_WRITE_LINUX, "[raw data]", data)))
         return e;
     return map_image(t, l->stack_lo, l->stack_hi - l->stack_lo,
-                     PROT_READ_LINUX | PROT_WRITE_LINUX, "[stack]", NULL);
+                     PROT_READ_LINUX | PROT_WRITE_LINUX, STACK_VMA_NAME, NULL);
 }

@@ -12,7 +12,6 @@ struct task;
 
 #define STACK_SIZE_DEFAULT (8u << 20) /* RLIMIT_STACK's usual 8 MiB */
 #define STACK_EXPAND (128u << 10)     /* setup_arg_pages()'s stack_expand */
-#define STACK_VMA_NAME "[stack]"      /* the mapping that grows down on faults */
 
 /* Maps the stack below the ABI's stack top and fills it; returns the
  * guest's initial stack pointer in *sp. */

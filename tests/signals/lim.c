@@ -94,6 +94,85 @@ int main(int argc, char **argv)
         say("malloc(64 MiB) refused: %d\n", m == NULL);
         return 0;
     }
+    CASE("data")
+    {
+        /* RLIMIT_DATA counts private writable mappings that are not the
+         * stack, and brk also tests the heap plus the ELF's data against
+         * it. Every step stays a MiB or more from the limit, far from the
+         * few KiB static start-up holds (E in the comments). */
+        const long M = 1 << 20;
+        long rc;
+        struct rlimit r = { 64 * M, 64 * M };
+        say("setrlimit 64 MiB: %d\n", setrlimit(RLIMIT_DATA, &r));
+        char *a = mmap(NULL, 32 * M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        say("mmap 32 MiB rw private: %d\n", a != MAP_FAILED); /* 32+E */
+        errno = 0;
+        void *p = mmap(NULL, 40 * M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        say("mmap 40 MiB rw private: %d errno %d\n", p != MAP_FAILED, errno);
+        char *c = mmap(NULL, 40 * M, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        say("mmap 40 MiB read-only: %d\n", c != MAP_FAILED);
+        errno = 0;
+        rc = mprotect(c, 40 * M, PROT_READ | PROT_WRITE);
+        say("mprotect 40 MiB rw: %ld errno %d\n", rc, errno);
+        say("mprotect 16 MiB rw: %d\n", mprotect(c, 16 * M, PROT_READ | PROT_WRITE)); /* 48+E */
+        void *d = mmap(NULL, 40 * M, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        say("mmap 40 MiB rw shared: %d\n", d != MAP_FAILED);
+        errno = 0;
+        p = mremap(a, 32 * M, 52 * M, MREMAP_MAYMOVE);
+        say("mremap 32 -> 52 MiB: %d errno %d\n", p != MAP_FAILED, errno);
+        p = mremap(a, 32 * M, 44 * M, MREMAP_MAYMOVE);
+        say("mremap 32 -> 44 MiB: %d\n", p != MAP_FAILED); /* 60+E */
+        if (p != MAP_FAILED)
+            a = p;
+        /* MAP_FIXED is charged only for what it does not replace, of any kind */
+        errno = 0;
+        p = mmap(a, 8 * M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        say("MAP_FIXED 8 MiB rw over rw: %d errno %d\n", p != MAP_FAILED, errno);
+        errno = 0;
+        p = mmap(c + 24 * M, 8 * M, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        say("MAP_FIXED 8 MiB rw over read-only: %d errno %d\n", p != MAP_FAILED, errno); /* 68+E */
+        errno = 0;
+        rc = mprotect(c + 16 * M, 8 * M, PROT_READ | PROT_WRITE);
+        say("mprotect 8 MiB rw, over the limit: %ld errno %d\n", rc, errno);
+        say("munmap 44 MiB: %d, shared 40 MiB: %d\n", munmap(a, 44 * M), munmap(d, 40 * M));
+        say("sbrk 36 MiB: %d\n", sbrk(36 * M) != (void *)-1); /* 60+E */
+        errno = 0;
+        p = sbrk(20 * M);
+        say("sbrk 20 MiB more: %d errno %d\n", p != (void *)-1, errno);
+        say("munmap the 40 MiB: %d\n", munmap(c, 40 * M)); /* 36+E */
+        errno = 0;
+        p = sbrk(30 * M);
+        say("sbrk 30 MiB more: %d errno %d\n", p != (void *)-1, errno);
+        say("sbrk -16 MiB: %d\n", sbrk(-16 * M) != (void *)-1); /* 20+E */
+        /* a limit below what is held: brk may still shrink (Linux 6.18;
+         * 6.1 refused) but not grow, read-only mappings still work */
+        r.rlim_cur = 8 * M;
+        say("setrlimit 8 MiB: %d\n", setrlimit(RLIMIT_DATA, &r));
+        p = sbrk(-M);
+        say("sbrk -1 MiB: %d\n", p != (void *)-1);
+        errno = 0;
+        p = sbrk(4096);
+        say("sbrk 4 KiB: %d errno %d\n", p != (void *)-1, errno);
+        p = mmap(NULL, M, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        say("mmap 1 MiB read-only: %d\n", p != MAP_FAILED);
+        errno = 0;
+        p = mmap(NULL, M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        say("mmap 1 MiB rw: %d errno %d\n", p != MAP_FAILED, errno);
+        /* a soft limit of 0 lets the hard one decide for mappings (Linux's
+         * allowance for Valgrind), not for brk */
+        r.rlim_cur = 0;
+        say("setrlimit 0:64 MiB: %d\n", setrlimit(RLIMIT_DATA, &r));
+        p = mmap(NULL, M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        say("mmap 1 MiB rw: %d\n", p != MAP_FAILED); /* 20+E */
+        errno = 0;
+        p = mmap(NULL, 50 * M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        say("mmap 50 MiB rw: %d errno %d\n", p != MAP_FAILED, errno);
+        errno = 0;
+        p = sbrk(4096);
+        say("sbrk 4 KiB: %d errno %d\n", p != (void *)-1, errno);
+        return 0;
+    }
     CASE("stack-ok")
     {
         /* 4 MiB deep: far more than the initial stack, within 8 MiB */
