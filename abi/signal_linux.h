@@ -98,6 +98,9 @@
 #define X86_PF_USER_LINUX 0x4
 #define X86_PF_INSTR_LINUX 0x10
 
+/* #GP's error code for a gate `int $n` may not use: the IDT bit and the entry */
+#define X86_GP_IDT_ERR_LINUX(n) ((uint64_t)(n) << 3 | 2)
+
 /* Kernel-internal returns of an interrupted call (include/linux/errno.h):
  * never seen by the guest; turned into a restart or -EINTR on delivery. */
 #define ERESTARTSYS_LINUX 512

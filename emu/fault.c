@@ -314,7 +314,7 @@ static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
 {
     const struct vma *next = mm_next(&t->mm, addr);
     *was_stack = false;
-    if (!next || next->start <= addr || !next->name || strcmp(next->name, STACK_VMA_NAME))
+    if (!next || next->start <= addr || !vma_is_stack(next))
         return "";
     *was_stack = true;
     uint64_t top = stack_top(t->is64), want = addr & ~(PAGE - 1);

@@ -30,10 +30,10 @@ bool insn_emulate_invalid(struct task *t, uint64_t pc)
 {
     uint8_t op = 0, vec = 0;
     if (mm_read(&t->mm, pc, &op, 1) && op == 0xcd && mm_read(&t->mm, pc + 1, &vec, 1)) {
-        /* `int $6` arrives as #UD; the kernel's gate is DPL 0: #GP, whose
-         * error code names the IDT entry, as for every other `int $n`. */
+        /* `int $6` arrives as #UD; the kernel's gate is DPL 0: #GP, as
+         * for every other `int $n` (emu/trap.c). */
         signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX,
-                          (uint64_t)vec << 3 | 2);
+                          X86_GP_IDT_ERR_LINUX(vec));
         return true;
     }
     if (op == 0xf1) {

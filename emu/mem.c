@@ -128,8 +128,7 @@ const struct vma *mm_next(const struct mm *mm, uint64_t addr)
 /* is_data_mapping(): private and writable, not the stack. */
 static bool is_data(const struct vma *v)
 {
-    return (v->prot & PROT_WRITE_LINUX) && !v->shared && !v->hidden &&
-           g_strcmp0(v->name, STACK_VMA_NAME) != 0;
+    return (v->prot & PROT_WRITE_LINUX) && !v->shared && !v->hidden && !vma_is_stack(v);
 }
 
 /* Counted when asked, not kept up to date: only mapping calls need it,

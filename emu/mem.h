@@ -8,6 +8,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/uio.h>
 #include <unicorn/unicorn.h>
 
@@ -28,6 +29,11 @@ struct vma {
 /* The mapping that grows down on faults; like Linux's VM_GROWSDOWN stack
  * it is not data for RLIMIT_DATA. */
 #define STACK_VMA_NAME "[stack]"
+
+static inline bool vma_is_stack(const struct vma *v)
+{
+    return v->name && !strcmp(v->name, STACK_VMA_NAME);
+}
 
 struct mm {
     uc_engine *uc;

@@ -219,7 +219,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
         if (int_n_at(t, pc - 2, intno))
             cpu_set_pc(t, pc - 2);
         signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX,
-                          (intno << 3) | 2);
+                          X86_GP_IDT_ERR_LINUX(intno));
         return;
     }
     switch (intno) {
