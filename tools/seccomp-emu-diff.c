@@ -7,7 +7,11 @@
  * stdout, stderr and the raw wait status must agree.  With --expect-status
  * (for cases no native run can judge, e.g. unemulated calls) the native
  * run is skipped and the emulated run is checked against hand-written
- * expectations instead.
+ * expectations instead.  Where this host cannot run PROGRAM natively (an i386
+ * program on a kernel without IA-32 emulation, or a capability named with
+ * --native-needs that tests/hostcaps reports missing), the kernel's answer
+ * recorded in --recorded=DIR judges instead; with SECCOMP_EMU_NATIVE=record
+ * a live native run writes DIR (tools/recording.h, tests/native_oracle.py).
  *
  * Exit: 0 all agree, 1 something differs (a hang counts), 2 usage or spawn
  * error.  Linux-only (fork/execve, process groups, /proc/self/exe). */
@@ -30,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "recording.h"
+
 #define CAPTURE_MAX (64u << 20)  /* per stream; a runaway guest must not eat RAM */
 #define DIFF_CONTEXT 3
 #define DIFF_MAX_LINES 4000      /* beyond this only prefix/suffix trimming */
@@ -49,6 +55,8 @@ static gchar *opt_emu, *opt_stdin, *opt_cpu, *opt_trace_file;
 static gchar **opt_emu_args;
 static gint opt_timeout = 30;
 static gchar *opt_expect_status, *opt_expect_stdout, *opt_expect_stderr;
+static gchar *opt_recorded, *opt_hostcaps;
+static gchar **opt_needs;
 static FILE *trace;
 /* With --trace the emulator traces too (seccomp-emu --trace=FILE), into a
  * temporary file so that its stderr, which is compared, stays the guest's. */
@@ -79,7 +87,8 @@ static void on_fatal_signal(int sig)
 static void fix_bare_trace(int argc, char **argv)
 {
     static const char *with_value[] = { "--emu", "--stdin", "--emu-arg", "--cpu",
-        "--timeout", "--expect-status", "--expect-stdout", "--expect-stderr" };
+        "--timeout", "--expect-status", "--expect-stdout", "--expect-stderr",
+        "--recorded", "--native-needs", "--hostcaps" };
     for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++) {
         if (strcmp(argv[i], "--trace") == 0) {
             argv[i] = "--trace=-";
@@ -117,6 +126,19 @@ static gchar *describe_status(const Run *r)
                                signal_name(WTERMSIG(r->status)),
                                WCOREDUMP(r->status) ? " (core dumped)" : "");
     return g_strdup_printf("raw wait status 0x%x", r->status);
+}
+
+/* How a run ended, in the form a recording keeps and
+ * parse_expected_status reads; NULL for a hang, which has no recording. */
+static gchar *status_text(const Run *r)
+{
+    if (r->hung)
+        return NULL;
+    if (WIFEXITED(r->status))
+        return g_strdup_printf("exit %d", WEXITSTATUS(r->status));
+    if (WIFSIGNALED(r->status))
+        return g_strdup_printf("signal %d", WTERMSIG(r->status));
+    return NULL;
 }
 
 /* "exit N", "signal N", "signal SIGKILL", "SIGKILL", "killed by signal 9". */
@@ -567,6 +589,13 @@ int main(int argc, char **argv)
           "With --expect-status: expected stdout (default empty)", "FILE" },
         { "expect-stderr", 0, 0, G_OPTION_ARG_FILENAME, &opt_expect_stderr,
           "With --expect-status: expected stderr (default empty)", "FILE" },
+        { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &opt_recorded,
+          "The kernel's recorded answer for this case (with --cpu=host: DIR-VENDOR), "
+          "used where the host cannot run it natively and checked where it can", "DIR" },
+        { "native-needs", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_needs,
+          "A host capability the native run needs (tsc-off; ia32 is implied for i386)", "CAP" },
+        { "hostcaps", 0, 0, G_OPTION_ARG_FILENAME, &opt_hostcaps,
+          "The capability probe (default: tests/hostcaps beside the emulator)", "PATH" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     GOptionContext *ctx = g_option_context_new("PROGRAM [ARG...]");
@@ -635,13 +664,50 @@ int main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
 
     gboolean expect_mode = opt_expect_status != NULL;
+    const char *mode = g_getenv("SECCOMP_EMU_NATIVE");
+    if (!mode || !*mode)
+        mode = "auto";
+    if (strcmp(mode, "auto") && strcmp(mode, "record") && strcmp(mode, "bootstrap"))
+        die_usage(ctx, "SECCOMP_EMU_NATIVE must be auto, record or bootstrap");
+    Recording rec = { 0 };
+    gboolean have_rec = FALSE, from_rec = FALSE;
+    gchar *rec_dir = NULL, *lacks = NULL;
+    if (!expect_mode) {
+        gchar *emu_dir = g_path_get_dirname(opt_emu);
+        gchar *probe = opt_hostcaps ? g_strdup(opt_hostcaps)
+                                    : g_build_filename(emu_dir, "tests", "hostcaps", NULL);
+        lacks = native_lacks(probe, prog[0], opt_needs, &err);
+        g_free(probe);
+        g_free(emu_dir);
+        if (!lacks) {
+            fprintf(stderr, "seccomp-emu-diff: %s\n", err->message);
+            return 2;
+        }
+        if (opt_recorded) {
+            rec_dir = opt_cpu && strcmp(opt_cpu, "host") == 0
+                          ? g_strconcat(opt_recorded, "-", host_vendor(), NULL)
+                          : g_strdup(opt_recorded);
+            have_rec = recording_load(rec_dir, &rec, &err);
+            if (!have_rec && err) {
+                fprintf(stderr, "seccomp-emu-diff: %s: %s\n", rec_dir, err->message);
+                return 2;
+            }
+        }
+        from_rec = *lacks != '\0';
+        if (from_rec && !have_rec && strcmp(mode, "bootstrap") != 0) {
+            printf("seccomp-emu-diff: %s\nno native run here (the host lacks %s) and no "
+                   "recording %s\nRESULT: DIFFER\n", prog[0], lacks,
+                   rec_dir ? rec_dir : "(no --recorded given)");
+            return 1;
+        }
+    }
     Run runs[2] = {
         { .label = "native", .argv = prog, .fd = { -1, -1 } },
         { .label = "emu", .argv = (char **)ev->pdata, .fd = { -1, -1 } },
     };
     Run *native = &runs[0], *emu = &runs[1];
-    Run *active = expect_mode ? emu : runs;
-    int nactive = expect_mode ? 1 : 2;
+    Run *active = expect_mode || from_rec ? emu : runs;
+    int nactive = expect_mode || from_rec ? 1 : 2;
     for (int i = 0; i < nactive; i++) {
         if (!spawn(&active[i], opt_stdin)) {
             for (int j = 0; j < i; j++) {
@@ -661,13 +727,61 @@ int main(int argc, char **argv)
         expect.buf[1] = read_expect_file(opt_expect_stderr);
         native = &expect;
     }
+    gboolean rec_ok = TRUE;
+    if (from_rec && !have_rec) {
+        /* bootstrap: the emulated answer stands for the kernel's, and says why */
+        const char *by = g_getenv("SECCOMP_EMU_NATIVE_BY");
+        rec.status = status_text(emu);
+        if (!by || !*by || !rec.status || !rec_dir) {
+            fprintf(stderr, "seccomp-emu-diff: bootstrap needs SECCOMP_EMU_NATIVE_BY, "
+                            "--recorded and a run that ended\n");
+            return 2;
+        }
+        rec.out = g_string_new_len(emu->buf[0]->str, (gssize)emu->buf[0]->len);
+        rec.err = g_string_new_len(emu->buf[1]->str, (gssize)emu->buf[1]->len);
+        rec.by = g_strdup(by);
+        if (!recording_save(rec_dir, &rec, &err)) {
+            fprintf(stderr, "seccomp-emu-diff: %s\n", err->message);
+            return 2;
+        }
+        have_rec = TRUE;
+    }
+    if (from_rec) {
+        if (!parse_expected_status(rec.status, &expect.status)) {
+            fprintf(stderr, "seccomp-emu-diff: %s/status: bad status %s\n", rec_dir, rec.status);
+            return 2;
+        }
+        expect.label = "recorded";
+        expect.buf[0] = g_string_new_len(rec.out->str, (gssize)rec.out->len);
+        expect.buf[1] = g_string_new_len(rec.err->str, (gssize)rec.err->len);
+        native = &expect;
+    } else if (rec_dir && strcmp(mode, "record") == 0) {
+        Recording live = { .out = native->buf[0], .err = native->buf[1],
+                           .status = status_text(native), .by = kernel_name() };
+        if (!live.status || !recording_save(rec_dir, &live, &err)) {
+            fprintf(stderr, "seccomp-emu-diff: cannot record %s: %s\n", rec_dir,
+                    err ? err->message : "the native run hung");
+            return 2;
+        }
+        g_free(live.status);
+        g_free(live.by);
+    } else if (have_rec) {
+        int st = -1;
+        rec_ok = parse_expected_status(rec.status, &st) && !native->hung && st == native->status &&
+                 g_string_equal(rec.out, native->buf[0]) && g_string_equal(rec.err, native->buf[1]);
+    }
     for (int i = 0; i < nactive; i++)
         trace_output(&active[i]);
     trace_emulator();
 
     gchar *cmd = g_strjoinv(" ", prog);
     printf("seccomp-emu-diff: %s%s\n", cmd, expect_mode ? " (emulator only, against expectations)" : "");
-    gboolean ok = TRUE;
+    if (from_rec)
+        printf("native  recorded in %s (this host lacks %s); by %s\n", rec_dir, lacks, rec.by);
+    gboolean ok = rec_ok;
+    if (!rec_ok)
+        printf("native  the recording %s (by %s) differs from the kernel here: "
+               "SECCOMP_EMU_NATIVE=record to take the kernel's\n", rec_dir, rec.by);
     ok &= compare_stream("stdout", native->buf[0], emu->buf[0], native->label, emu->label);
     ok &= compare_stream("stderr", native->buf[1], emu->buf[1], native->label, emu->label);
     gchar *ns = describe_status(native), *es = describe_status(emu);
@@ -707,6 +821,12 @@ int main(int argc, char **argv)
     g_free(opt_expect_status);
     g_free(opt_expect_stdout);
     g_free(opt_expect_stderr);
+    g_free(opt_recorded);
+    g_free(opt_hostcaps);
+    g_strfreev(opt_needs);
+    recording_clear(&rec);
+    g_free(rec_dir);
+    g_free(lacks);
     g_strfreev(opt_emu_args);
     if (trace && trace != stderr)
         fclose(trace);

@@ -9,7 +9,10 @@ file is nobody's business here) and the same rlimits the emulator is told
 to impose with --emu-arg; the core-dump bit of the wait status is not
 compared, only the signal number.  With --no-native the emulated run is
 checked against --expect-status/--expect-stdout instead (for what no native
-run can judge).  Exit 0 if all agree, 1 if not, 2 on a usage error.
+run can judge).  Where this host cannot run a case natively (an i386 guest
+on a kernel without IA-32 emulation, --native-needs=tsc-off on a hypervisor
+that ignores it), the kernel's recorded answer judges it
+(tests/native_oracle.py).  Exit 0 if all agree, 1 if not, 2 on a usage error.
 
 (tools/seccomp-emu-diff, in another branch, is the project's general
 runner; this one adds what the signal tests need: rlimits on the native
@@ -27,6 +30,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from native_oracle import Oracle  # noqa: E402
 
 RLIMITS = {
     'cpu': resource.RLIMIT_CPU,
@@ -155,6 +161,15 @@ class Run:
         return self.proc.pid, None, None
 
 
+def answer(run):
+    """What a run is judged by, in the form the native oracle records."""
+    return outcome(run.status), run.stdout, run.stderr
+
+
+def describe_outcome(o):
+    return ' '.join(str(x) for x in o)
+
+
 def outcome(status):
     """What is compared: the exit code or the signal, not the core bit."""
     if status is None:
@@ -214,6 +229,8 @@ def main():
     p.add_argument('--parent-block', action='append', default=[],
                    help='signal both runs inherit as blocked')
     p.add_argument('--no-native', action='store_true')
+    p.add_argument('--native-needs', action='append', default=[],
+                   help='a host capability the native run needs besides ia32 for i386 (tsc-off)')
     p.add_argument('--expect-status')
     p.add_argument('--expect-stdout')
     p.add_argument('--stderr-match', help='regex the emulator stderr must match (not --quiet)')
@@ -224,19 +241,21 @@ def main():
 
     quiet = [] if a.stderr_match else ['--quiet']
     emu_argv = [a.emu] + a.emu_arg + quiet + a.cmd
-    runs = []
-    if not a.no_native:
-        runs.append(Run('native', a.cmd, a, [parse_rlimit(r) for r in a.native_rlimit]))
     emu = Run('seccomp-emu', emu_argv, a, [])
-    runs.append(emu)
-    # One after the other: timing-dependent guests must not compete for CPU.
-    for r in runs:
-        r.start()
-        r.finish()
+    runs = []
+
+    def run_emu():
+        if not emu.proc_done:
+            emu.start()
+            emu.finish()
+            emu.proc_done = True
+        return answer(emu)
+    emu.proc_done = False
 
     ok = True
     why = []
     if a.no_native:
+        run_emu()
         if a.expect_status and outcome(emu.status) != parse_expected(a.expect_status):
             ok = False
             why.append('status: expected %s' % a.expect_status)
@@ -244,16 +263,42 @@ def main():
             ok = False
             why.append('stdout differs from the expectation')
     else:
-        nat = runs[0]
-        if outcome(nat.status) != outcome(emu.status):
-            ok = False
-            why.append('status differs')
-        if nat.stdout != emu.stdout:
-            ok = False
-            why.append('stdout differs')
-        if a.compare_stderr and nat.stderr != emu.stderr:
-            ok = False
-            why.append('stderr differs')
+        nat = Run('native', a.cmd, a, [parse_rlimit(r) for r in a.native_rlimit])
+
+        def run_native():
+            # One after the other: timing-dependent guests must not compete for CPU.
+            nat.start()
+            nat.finish()
+            runs.append(nat)
+            return answer(nat)
+        # The kernel sees the same case whatever the emulator's options.
+        key = ' '.join([os.path.basename(a.cmd[0])] + a.cmd[1:] +
+                       ['stdin=' + a.stdin] + (['stdout-file'] if a.stdout_file else []) +
+                       (['send=' + a.send] if a.send else []) +
+                       ['parent-ignore=' + s for s in a.parent_ignore] +
+                       ['parent-block=' + s for s in a.parent_block] +
+                       ['rlimit=' + r for r in a.native_rlimit])
+        want, label, problems = Oracle('sigdiff', a.emu).judge(
+            key, a.cmd[0], run_native, run_emu, a.native_needs)
+        got = run_emu()
+        why += problems
+        ok = not problems
+        if want is not None:
+            sys.stdout.write('--- native answer: %s\n' % label)
+            w_out, w_stdout, w_stderr = want
+            g_out, g_stdout, g_stderr = got
+            if w_out != g_out:
+                ok = False
+                why.append('status differs (native %s)' % describe_outcome(w_out))
+            if w_stdout != g_stdout:
+                ok = False
+                why.append('stdout differs')
+                if not runs:
+                    sys.stdout.write('--- %s stdout:\n%s' % (label, w_stdout.decode(errors='replace')))
+            if a.compare_stderr and w_stderr != g_stderr:
+                ok = False
+                why.append('stderr differs')
+    runs.append(emu)
     if a.stderr_match and not re.search(a.stderr_match, emu.stderr.decode(errors='replace')):
         ok = False
         why.append('emulator stderr does not match %r' % a.stderr_match)

@@ -1,0 +1,94 @@
+/* hostcaps: what this host's kernel can show natively, for the harnesses'
+ * native legs (tests/native_oracle.py, tools/seccomp-emu-diff.c).
+ *
+ * Prints one "NAME yes|no" line per capability:
+ *   ia32     IA-32 emulation is on: `int $0x80` from 64-bit code is the
+ *            compat entry (Linux's ia32_emulation=false, or a hypervisor
+ *            without compat mode, makes it #GP, and with it i386 programs
+ *            do not exec and selector 0x23 is gone);
+ *   tsc-off  PR_SET_TSC(PR_TSC_SIGSEGV) makes rdtsc fault, as strict mode's
+ *            disable_TSC() relies on (a hypervisor that does not honour the
+ *            guest's CR4.TSD lets rdtsc run);
+ *   noncanon-rsp  a system call made with a non-canonical rsp returns
+ *            (Linux checks rcx before sysret, never rsp; a hypervisor whose
+ *            return path checks it makes the return a #GP).
+ * A case whose native answer needs a missing capability is judged against
+ * a recording of the kernel's answer instead.  Exit 0, or 2 if a probe
+ * itself failed. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+static sigjmp_buf back;
+
+static void on_fault(int sig)
+{
+    siglongjmp(back, sig);
+}
+
+static int ia32(void)
+{
+    long pid = -1;
+    if (sigsetjmp(back, 1))
+        return 0;
+    /* __NR_getpid is 20 in the i386 table, 39 in x86_64's */
+    __asm__ volatile("int $0x80" : "=a"(pid) : "a"(20L) : "memory");
+    return pid == getpid();
+}
+
+unsigned long hostcaps_saved_sp;
+
+static int noncanon_rsp(void)
+{
+    long nr = 39;   /* x86_64 getpid */
+    if (sigsetjmp(back, 1))
+        return 0;
+    __asm__ volatile("mov %%rsp, hostcaps_saved_sp(%%rip)\n"
+                     " movabs $0x8000000000001000, %%rdx\n mov %%rdx, %%rsp\n syscall\n"
+                     " mov hostcaps_saved_sp(%%rip), %%rsp"
+                     : "+a"(nr) : : "rcx", "r11", "rdx", "memory");
+    return nr == getpid();
+}
+
+static int tsc_off(void)
+{
+    unsigned lo, hi;
+    if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) != 0)
+        return -1;
+    if (sigsetjmp(back, 1))
+        return 1;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    (void)lo;
+    (void)hi;
+    return 0;
+}
+
+int main(void)
+{
+    /* the non-canonical rsp probe faults with no usable stack */
+    static char altstack[1 << 16];
+    stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
+    struct sigaction sa = { .sa_handler = on_fault, .sa_flags = SA_ONSTACK };
+    sigemptyset(&sa.sa_mask);
+    if (sigaltstack(&ss, NULL)) {
+        perror("hostcaps: sigaltstack");
+        return 2;
+    }
+    if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGILL, &sa, NULL)) {
+        perror("hostcaps: sigaction");
+        return 2;
+    }
+    int t = tsc_off();
+    if (t < 0) {
+        perror("hostcaps: prctl(PR_SET_TSC)");
+        return 2;
+    }
+    printf("ia32 %s\ntsc-off %s\nnoncanon-rsp %s\n", ia32() ? "yes" : "no", t ? "yes" : "no",
+           noncanon_rsp() ? "yes" : "no");
+    return 0;
+}
