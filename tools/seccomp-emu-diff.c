@@ -567,6 +567,110 @@ static void trace_output(const Run *r)
     g_free(st);
 }
 
+/* Who answers for the kernel when no --expect-status does: a live native
+ * run, or the case's recording where the host lacks what the case needs. */
+typedef struct {
+    const char *mode;    /* SECCOMP_EMU_NATIVE: auto, record or bootstrap */
+    gchar *lacks;        /* capabilities the host lacks, "" for none */
+    gchar *dir;          /* the case's recording, NULL without --recorded */
+    Recording rec;
+    gboolean have;       /* rec holds the recording */
+} Native;
+
+/* 0: go on; 1: the case cannot be judged here; 2: an error, said on stderr. */
+static int native_open(Native *n, const char *program)
+{
+    GError *err = NULL;
+    n->mode = g_getenv("SECCOMP_EMU_NATIVE");
+    if (!n->mode || !*n->mode)
+        n->mode = "auto";
+    if (strcmp(n->mode, "auto") && strcmp(n->mode, "record") && strcmp(n->mode, "bootstrap")) {
+        fprintf(stderr, "seccomp-emu-diff: SECCOMP_EMU_NATIVE must be auto, record or bootstrap\n");
+        return 2;
+    }
+    gchar *emu_dir = g_path_get_dirname(opt_emu);
+    gchar *probe = opt_hostcaps ? g_strdup(opt_hostcaps)
+                                : g_build_filename(emu_dir, "tests", "hostcaps", NULL);
+    n->lacks = native_lacks(probe, program, opt_needs, &err);
+    g_free(probe);
+    g_free(emu_dir);
+    if (!n->lacks) {
+        fprintf(stderr, "seccomp-emu-diff: %s\n", err->message);
+        g_error_free(err);
+        return 2;
+    }
+    if (opt_recorded) {
+        /* what the host's CPU does differs by vendor: so does its recording */
+        n->dir = opt_cpu && strcmp(opt_cpu, "host") == 0
+                     ? g_strconcat(opt_recorded, "-", host_vendor(), NULL)
+                     : g_strdup(opt_recorded);
+        n->have = recording_load(n->dir, &n->rec, &err);
+        if (!n->have && err) {
+            fprintf(stderr, "seccomp-emu-diff: %s: %s\n", n->dir, err->message);
+            g_error_free(err);
+            return 2;
+        }
+    }
+    return *n->lacks && !n->have && strcmp(n->mode, "bootstrap") != 0;
+}
+
+/* After the runs: where the host lacks a capability, fill EXPECT from the
+ * recording (in bootstrap mode, first record EMU's answer); where it ran
+ * NATIVE, record it (record mode) or clear *AGREES if the recording differs
+ * from it.  0, or 2 on an error said on stderr. */
+static int native_settle(Native *n, const Run *native, const Run *emu, Run *expect,
+                         gboolean *agrees)
+{
+    GError *err = NULL;
+    if (*n->lacks && !n->have) {
+        /* bootstrap: the emulated answer stands for the kernel's, and says why */
+        const char *by = g_getenv("SECCOMP_EMU_NATIVE_BY");
+        n->rec.status = status_text(emu);
+        if (!by || !*by || !n->rec.status || !n->dir) {
+            fprintf(stderr, "seccomp-emu-diff: bootstrap needs SECCOMP_EMU_NATIVE_BY, "
+                            "--recorded and a run that ended\n");
+            return 2;
+        }
+        n->rec.out = g_string_new_len(emu->buf[0]->str, (gssize)emu->buf[0]->len);
+        n->rec.err = g_string_new_len(emu->buf[1]->str, (gssize)emu->buf[1]->len);
+        n->rec.by = g_strdup(by);
+        if (!recording_save(n->dir, &n->rec, &err))
+            goto fail;
+        n->have = TRUE;
+    }
+    if (*n->lacks) {
+        if (!parse_expected_status(n->rec.status, &expect->status)) {
+            fprintf(stderr, "seccomp-emu-diff: %s/status: bad status %s\n", n->dir, n->rec.status);
+            return 2;
+        }
+        expect->label = "recorded";
+        expect->buf[0] = g_string_new_len(n->rec.out->str, (gssize)n->rec.out->len);
+        expect->buf[1] = g_string_new_len(n->rec.err->str, (gssize)n->rec.err->len);
+    } else if (n->dir && strcmp(n->mode, "record") == 0) {
+        Recording live = { .out = native->buf[0], .err = native->buf[1],
+                           .status = status_text(native), .by = kernel_name() };
+        gboolean saved = live.status && recording_save(n->dir, &live, &err);
+        g_free(live.status);
+        g_free(live.by);
+        if (!saved && !err) {
+            fprintf(stderr, "seccomp-emu-diff: cannot record %s: the native run hung\n", n->dir);
+            return 2;
+        }
+        if (!saved)
+            goto fail;
+    } else if (n->have) {
+        int st = -1;
+        *agrees = parse_expected_status(n->rec.status, &st) && !native->hung &&
+                  st == native->status && g_string_equal(n->rec.out, native->buf[0]) &&
+                  g_string_equal(n->rec.err, native->buf[1]);
+    }
+    return 0;
+fail:
+    fprintf(stderr, "seccomp-emu-diff: %s: %s\n", n->dir, err->message);
+    g_error_free(err);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     GOptionEntry entries[] = {
@@ -664,43 +768,17 @@ int main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
 
     gboolean expect_mode = opt_expect_status != NULL;
-    const char *mode = g_getenv("SECCOMP_EMU_NATIVE");
-    if (!mode || !*mode)
-        mode = "auto";
-    if (strcmp(mode, "auto") && strcmp(mode, "record") && strcmp(mode, "bootstrap"))
-        die_usage(ctx, "SECCOMP_EMU_NATIVE must be auto, record or bootstrap");
-    Recording rec = { 0 };
-    gboolean have_rec = FALSE, from_rec = FALSE;
-    gchar *rec_dir = NULL, *lacks = NULL;
+    Native nat = { 0 };
     if (!expect_mode) {
-        gchar *emu_dir = g_path_get_dirname(opt_emu);
-        gchar *probe = opt_hostcaps ? g_strdup(opt_hostcaps)
-                                    : g_build_filename(emu_dir, "tests", "hostcaps", NULL);
-        lacks = native_lacks(probe, prog[0], opt_needs, &err);
-        g_free(probe);
-        g_free(emu_dir);
-        if (!lacks) {
-            fprintf(stderr, "seccomp-emu-diff: %s\n", err->message);
-            return 2;
-        }
-        if (opt_recorded) {
-            rec_dir = opt_cpu && strcmp(opt_cpu, "host") == 0
-                          ? g_strconcat(opt_recorded, "-", host_vendor(), NULL)
-                          : g_strdup(opt_recorded);
-            have_rec = recording_load(rec_dir, &rec, &err);
-            if (!have_rec && err) {
-                fprintf(stderr, "seccomp-emu-diff: %s: %s\n", rec_dir, err->message);
-                return 2;
-            }
-        }
-        from_rec = *lacks != '\0';
-        if (from_rec && !have_rec && strcmp(mode, "bootstrap") != 0) {
+        int verdict = native_open(&nat, prog[0]);
+        if (verdict == 1)
             printf("seccomp-emu-diff: %s\nno native run here (the host lacks %s) and no "
-                   "recording %s\nRESULT: DIFFER\n", prog[0], lacks,
-                   rec_dir ? rec_dir : "(no --recorded given)");
-            return 1;
-        }
+                   "recording %s\nRESULT: DIFFER\n", prog[0], nat.lacks,
+                   nat.dir ? nat.dir : "(no --recorded given)");
+        if (verdict)
+            return verdict;
     }
+    gboolean from_rec = nat.lacks && *nat.lacks;
     Run runs[2] = {
         { .label = "native", .argv = prog, .fd = { -1, -1 } },
         { .label = "emu", .argv = (char **)ev->pdata, .fd = { -1, -1 } },
@@ -728,47 +806,12 @@ int main(int argc, char **argv)
         native = &expect;
     }
     gboolean rec_ok = TRUE;
-    if (from_rec && !have_rec) {
-        /* bootstrap: the emulated answer stands for the kernel's, and says why */
-        const char *by = g_getenv("SECCOMP_EMU_NATIVE_BY");
-        rec.status = status_text(emu);
-        if (!by || !*by || !rec.status || !rec_dir) {
-            fprintf(stderr, "seccomp-emu-diff: bootstrap needs SECCOMP_EMU_NATIVE_BY, "
-                            "--recorded and a run that ended\n");
-            return 2;
-        }
-        rec.out = g_string_new_len(emu->buf[0]->str, (gssize)emu->buf[0]->len);
-        rec.err = g_string_new_len(emu->buf[1]->str, (gssize)emu->buf[1]->len);
-        rec.by = g_strdup(by);
-        if (!recording_save(rec_dir, &rec, &err)) {
-            fprintf(stderr, "seccomp-emu-diff: %s\n", err->message);
-            return 2;
-        }
-        have_rec = TRUE;
-    }
-    if (from_rec) {
-        if (!parse_expected_status(rec.status, &expect.status)) {
-            fprintf(stderr, "seccomp-emu-diff: %s/status: bad status %s\n", rec_dir, rec.status);
-            return 2;
-        }
-        expect.label = "recorded";
-        expect.buf[0] = g_string_new_len(rec.out->str, (gssize)rec.out->len);
-        expect.buf[1] = g_string_new_len(rec.err->str, (gssize)rec.err->len);
-        native = &expect;
-    } else if (rec_dir && strcmp(mode, "record") == 0) {
-        Recording live = { .out = native->buf[0], .err = native->buf[1],
-                           .status = status_text(native), .by = kernel_name() };
-        if (!live.status || !recording_save(rec_dir, &live, &err)) {
-            fprintf(stderr, "seccomp-emu-diff: cannot record %s: %s\n", rec_dir,
-                    err ? err->message : "the native run hung");
-            return 2;
-        }
-        g_free(live.status);
-        g_free(live.by);
-    } else if (have_rec) {
-        int st = -1;
-        rec_ok = parse_expected_status(rec.status, &st) && !native->hung && st == native->status &&
-                 g_string_equal(rec.out, native->buf[0]) && g_string_equal(rec.err, native->buf[1]);
+    if (!expect_mode) {
+        int verdict = native_settle(&nat, native, emu, &expect, &rec_ok);
+        if (verdict)
+            return verdict;
+        if (from_rec)
+            native = &expect;
     }
     for (int i = 0; i < nactive; i++)
         trace_output(&active[i]);
@@ -777,11 +820,12 @@ int main(int argc, char **argv)
     gchar *cmd = g_strjoinv(" ", prog);
     printf("seccomp-emu-diff: %s%s\n", cmd, expect_mode ? " (emulator only, against expectations)" : "");
     if (from_rec)
-        printf("native  recorded in %s (this host lacks %s); by %s\n", rec_dir, lacks, rec.by);
+        printf("native  recorded in %s (this host lacks %s); by %s\n", nat.dir, nat.lacks,
+               nat.rec.by);
     gboolean ok = rec_ok;
     if (!rec_ok)
         printf("native  the recording %s (by %s) differs from the kernel here: "
-               "SECCOMP_EMU_NATIVE=record to take the kernel's\n", rec_dir, rec.by);
+               "SECCOMP_EMU_NATIVE=record to take the kernel's\n", nat.dir, nat.rec.by);
     ok &= compare_stream("stdout", native->buf[0], emu->buf[0], native->label, emu->label);
     ok &= compare_stream("stderr", native->buf[1], emu->buf[1], native->label, emu->label);
     gchar *ns = describe_status(native), *es = describe_status(emu);
@@ -824,9 +868,9 @@ int main(int argc, char **argv)
     g_free(opt_recorded);
     g_free(opt_hostcaps);
     g_strfreev(opt_needs);
-    recording_clear(&rec);
-    g_free(rec_dir);
-    g_free(lacks);
+    recording_clear(&nat.rec);
+    g_free(nat.dir);
+    g_free(nat.lacks);
     g_strfreev(opt_emu_args);
     if (trace && trace != stderr)
         fclose(trace);
