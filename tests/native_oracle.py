@@ -96,6 +96,17 @@ def decode(v):
     return v
 
 
+def host_vendor():
+    """intel, amd or other: a case whose native answer depends on the CPU
+    (32-bit syscall and sysenter) keys its recording by it."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            m = re.search(r'^vendor_id\s*:\s*(\S+)', f.read(), re.M)
+    except OSError:
+        m = None
+    return {'GenuineIntel': 'intel', 'AuthenticAMD': 'amd'}.get(m.group(1) if m else '', 'other')
+
+
 def kernel_name():
     model = ''
     try:

@@ -284,7 +284,8 @@ def main():
         why += problems
         ok = not problems
         if want is not None:
-            sys.stdout.write('--- native answer: %s\n' % label)
+            if label != 'native':
+                sys.stdout.write('--- native answer: %s\n' % label)
             w_out, w_stdout, w_stderr = want
             g_out, g_stdout, g_stderr = got
             if w_out != g_out:
