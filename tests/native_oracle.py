@@ -96,26 +96,25 @@ def decode(v):
     return v
 
 
+def cpuinfo(field):
+    """The first value of FIELD in /proc/cpuinfo, '' when there is none."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            m = re.search(r'^%s\s*:\s*(.*)$' % re.escape(field), f.read(), re.M)
+    except OSError:
+        return ''
+    return m.group(1).strip() if m else ''
+
+
 def host_vendor():
     """intel, amd or other: a case whose native answer depends on the CPU
     (32-bit syscall and sysenter) keys its recording by it."""
-    try:
-        with open('/proc/cpuinfo') as f:
-            m = re.search(r'^vendor_id\s*:\s*(\S+)', f.read(), re.M)
-    except OSError:
-        m = None
-    return {'GenuineIntel': 'intel', 'AuthenticAMD': 'amd'}.get(m.group(1) if m else '', 'other')
+    return {'GenuineIntel': 'intel', 'AuthenticAMD': 'amd'}.get(cpuinfo('vendor_id'), 'other')
 
 
 def kernel_name():
-    model = ''
-    try:
-        with open('/proc/cpuinfo') as f:
-            m = re.search(r'^model name\s*:\s*(.*)$', f.read(), re.M)
-            model = m.group(1) if m else ''
-    except OSError:
-        pass
-    return 'the kernel: Linux %s on %s' % (platform.release(), model or platform.machine())
+    return 'the kernel: Linux %s on %s' % (platform.release(),
+                                           cpuinfo('model name') or platform.machine())
 
 
 class Oracle:

@@ -35,20 +35,21 @@ static GHashTable *probe_caps(const char *probe, GError **error)
     GHashTable *have = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     guint seen = 0;
     gchar **lines = g_strsplit(out, "\n", -1);
-    for (gchar **l = lines; *l; l++)
-        for (gsize k = 0; k < G_N_ELEMENTS(capabilities); k++) {
-            gchar *yes = g_strconcat(capabilities[k], " yes", NULL);
-            gchar *no = g_strconcat(capabilities[k], " no", NULL);
-            if (strcmp(*l, yes) == 0)
-                g_hash_table_add(have, g_strdup(capabilities[k]));
-            if (strcmp(*l, yes) == 0 || strcmp(*l, no) == 0)
+    for (gchar **l = lines; *l; l++) {
+        const char *value = strchr(*l, ' ');
+        for (gsize k = 0; value && k < G_N_ELEMENTS(capabilities); k++)
+            if (strlen(capabilities[k]) == (size_t)(value - *l) &&
+                strncmp(*l, capabilities[k], (size_t)(value - *l)) == 0 &&
+                (strcmp(value, " yes") == 0 || strcmp(value, " no") == 0)) {
                 seen |= 1u << k;
-            g_free(yes);
-            g_free(no);
-        }
+                if (strcmp(value, " yes") == 0)
+                    g_hash_table_add(have, g_strdup(capabilities[k]));
+            }
+    }
     g_strfreev(lines);
     if (!g_spawn_check_wait_status(status, NULL) || seen != (1u << G_N_ELEMENTS(capabilities)) - 1) {
-        g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "%s failed: %s%s", probe, out, err);
+        g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
+                    "%s failed or did not answer yes or no for every capability", probe);
         g_hash_table_destroy(have);
         have = NULL;
     }

@@ -204,7 +204,8 @@ def tricks(emu, guests):
             name = "tricks%s %s" % (bits, " ".join(args))
             stdin = STDIN_FOR.get(action, b"")
             es, eout = digest(*run([emu, guests[bits]] + args, stdin))
-            lacks = oracle.missing(guests[bits], NEEDS.get(" ".join(args), ()))
+            needs = NEEDS.get(" ".join(args), ())
+            lacks = oracle.missing(guests[bits], needs)
             if known is not SAME and lacks:
                 # the emulator's answer differs by design: the kernel's is the
                 # one written down with the difference, from a host that had it
@@ -215,7 +216,7 @@ def tricks(emu, guests):
                 key = name + (" cpu=" + host_vendor() if action in BY_VENDOR else "")
                 ns, nout = judged(oracle, key, guests[bits],
                                   lambda: digest(*run([guests[bits]] + args, stdin, native=True)),
-                                  (es, eout), NEEDS.get(" ".join(args), ()))
+                                  (es, eout), needs)
             if known is SAME:
                 ok = ns is not None and ns == es and nout == eout
                 detail = "" if ok else ": native %s %r, emulated %s %r" % (
