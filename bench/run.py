@@ -381,7 +381,7 @@ def round_range(entry, a, b):
     """Lowest and highest ratio a/b of one round.  The kinds of a round
     run back to back, so a slow phase of a shared machine tends to slow
     both; the range says how far one round may be from the medians' ratio
-    (on the AMD PVM host, 0.93-1.61x around a median ratio of 1.37x)."""
+    (README table, AMD PVM host: store64 0.96-2.16x QEMU around 1.01x)."""
     ka, kb = entry["kinds"].get(a), entry["kinds"].get(b)
     if not ka or not kb or len(ka["wall_ms"]) != len(kb["wall_ms"]):
         return None
