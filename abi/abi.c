@@ -1,5 +1,7 @@
 #include "abi/abi.h"
 
+#include <glib.h>
+
 const char *entry_name(enum entry e)
 {
     switch (e) {
@@ -20,13 +22,6 @@ const struct abi *abi_for_entry(enum entry e)
     return e == ENTRY_SYSCALL64 ? &abi_x86_64 : &abi_ia32;
 }
 
-const struct syscall_desc *abi_lookup(const struct abi *abi, int64_t nr)
-{
-    if (nr < 0 || (uint64_t)nr >= abi->ncalls || !abi->calls[nr].fn)
-        return NULL;
-    return &abi->calls[nr];
-}
-
 const char *abi_call_name(const struct abi *abi, int64_t nr)
 {
     if (nr < 0 || (uint64_t)nr >= *abi->nnames)
@@ -40,4 +35,13 @@ bool abi_in_strict_list(const struct abi *abi, int64_t nr)
         if (abi->strict[i] == nr)
             return true;
     return false;
+}
+
+char *abi_strict_text(const struct abi *abi)
+{
+    GString *text = g_string_new("{");
+    for (size_t i = 0; i < abi->nstrict; i++)
+        g_string_append_printf(text, "%s%s", i ? ", " : "", abi_call_name(abi, abi->strict[i]));
+    g_string_append_c(text, '}');
+    return g_string_free(text, FALSE);
 }

@@ -7,12 +7,12 @@
 #include <unistd.h>
 
 #include "abi/linux.h"
-#include "emu/cpu.h"
-#include "emu/fault.h"
-#include "emu/insn_emul.h"
-#include "emu/limits.h"
-#include "emu/observe.h"
-#include "emu/signal.h"
+#include "emu/engine/cpu.h"
+#include "emu/entry/fault.h"
+#include "emu/entry/insn_emul.h"
+#include "emu/kernel/limits.h"
+#include "emu/kernel/observe.h"
+#include "emu/kernel/signal.h"
 
 /* Faults Unicorn reports by ending emulation instead of through a hook.
  * Returns true when the guest can go on (an emulated instruction). */

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "emu/status.h"
-#include "emu/task.h"
+#include "emu/kernel/task.h"
 
 /* Runs until the guest exits or dies; an err_t only for emulator faults. */
 err_t run_guest(struct task *t, uint64_t start);

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "abi/linux.h"
-#include "emu/task.h"
+#include "emu/kernel/task.h"
 
 #define PAGE 4096ull
 #define PAGE_DOWN(x) ((x) & ~(PAGE - 1))

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "abi/linux.h"
-#include "emu/task.h"
+#include "emu/kernel/task.h"
 #include "loaders/stack.h"
 
 #define PAGE 4096ull

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "emu/task.h"
-#include "emu/vdso_time.h"
+#include "emu/kernel/task.h"
+#include "emu/sys/vdso_time.h"
 
 /* Exit statuses of a shell that cannot run a command (as main.c's). */
 #define EXIT_USAGE 2

@@ -7,7 +7,7 @@
 #endif
 
 #include "abi/linux.h"
-#include "emu/task.h"
+#include "emu/kernel/task.h"
 
 uint64_t stack_top(bool is64)
 {
@@ -53,7 +53,7 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
         return err_new("arguments and environment too long (%zu bytes)", strbytes);
 
     /* setup_arg_pages(): what the arguments fill plus 128 KiB; the rest
-     * grows on demand up to RLIMIT_STACK (emu/fault.c). */
+     * grows on demand up to RLIMIT_STACK (emu/entry/fault.c). */
     uint64_t used = strbytes + (argc + envc + 3) * 8 + 64 * 8 + 256;
     uint64_t size = ((used + PAGE_SIZE_LINUX - 1) & ~(uint64_t)(PAGE_SIZE_LINUX - 1)) +
                     STACK_EXPAND;

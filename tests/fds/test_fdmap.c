@@ -12,7 +12,7 @@
 #include <gio/gio.h>
 #include <unistd.h>
 
-#include "emu/fdmap.h"
+#include "emu/host/fdmap.h"
 
 static void parse_ok(const char *arg, struct fdspec *s)
 {

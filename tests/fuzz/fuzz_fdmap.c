@@ -1,4 +1,4 @@
-/* libFuzzer harness: the --fd parser (emu/fdmap.c), word by word through
+/* libFuzzer harness: the --fd parser (emu/host/fdmap.c), word by word through
  * fdspec_parse() and all together through the option group main.c uses.
  * Checked for each word: a refusal is one line; an accepted spec obeys
  * the documented forms (guest 0..1023, port 1..65535 or 0 for listen, a
@@ -19,7 +19,7 @@
 
 #include <glib.h>
 
-#include "emu/fdmap.h"
+#include "emu/host/fdmap.h"
 #include "tests/fuzz/fuzz_options.h"
 
 static void one_line(const char *what, const char *msg)

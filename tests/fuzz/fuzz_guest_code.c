@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "abi/linux.h"
-#include "emu/cpu.h"
-#include "emu/seccomp.h"
-#include "emu/trap.h"
+#include "emu/engine/cpu.h"
+#include "emu/kernel/seccomp.h"
+#include "emu/entry/trap.h"
 
 #define CODE_AT 0x400000ull
 #define STACK_AT 0x7f000000ull

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/seccomp.h"
+#include "emu/kernel/seccomp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

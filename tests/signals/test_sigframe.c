@@ -10,10 +10,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "abi/sigframe.h"
+#include "emu/kernel/sigframe.h"
 #include "abi/signal_linux.h"
-#include "emu/cpu.h"
-#include "emu/task.h"
+#include "emu/engine/cpu.h"
+#include "emu/kernel/task.h"
 
 static uint32_t u32(const uint8_t *p)
 {

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "abi/errno_names.h"
-#include "emu/task.h"
-#include "emu/trace_format.h"
+#include "emu/kernel/task.h"
+#include "emu/trace/trace_format.h"
 
 static struct task task;
 

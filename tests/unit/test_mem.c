@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "abi/linux.h"
-#include "emu/mem.h"
+#include "emu/engine/mem.h"
 
 #define RW (PROT_READ_LINUX | PROT_WRITE_LINUX)
 #define ANON (MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX)

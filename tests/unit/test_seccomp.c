@@ -10,9 +10,9 @@
 #include <cmocka.h>
 
 #include "abi/linux.h"
-#include "emu/cpu.h"
-#include "emu/seccomp.h"
-#include "emu/task.h"
+#include "emu/engine/cpu.h"
+#include "emu/kernel/seccomp.h"
+#include "emu/kernel/task.h"
 
 static struct task *new_task(bool is64, enum profile p)
 {

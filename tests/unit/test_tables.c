@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "abi/abi.h"
+#include "emu/sys/sys.h"
 
 static void strict_lists_are_linux_mode1(void **state)
 {
@@ -36,8 +37,10 @@ static void strict_names_match_numbers(void **state)
         assert_string_equal(abi_call_name(&abi_x86_64, abi_x86_64.strict[i]), n64[i]);
         assert_string_equal(abi_call_name(&abi_ia32, abi_ia32.strict[i]), n32[i]);
     }
-    assert_string_equal(abi_x86_64.strict_text, "{read, write, exit, rt_sigreturn}");
-    assert_string_equal(abi_ia32.strict_text, "{read, write, exit, sigreturn}");
+    g_autofree char *text64 = abi_strict_text(&abi_x86_64);
+    g_autofree char *text32 = abi_strict_text(&abi_ia32);
+    assert_string_equal(text64, "{read, write, exit, rt_sigreturn}");
+    assert_string_equal(text32, "{read, write, exit, sigreturn}");
 }
 
 /* Every emulated call sits at its own number and carries the kernel's name
@@ -49,8 +52,8 @@ static void dispatch_entries_are_consistent(void **state)
     for (int k = 0; k < 2; k++) {
         const struct abi *a = abis[k];
         int seen = 0;
-        for (size_t nr = 0; nr < a->ncalls; nr++) {
-            const struct syscall_desc *d = abi_lookup(a, (int64_t)nr);
+        for (size_t nr = 0; nr < 1000; nr++) {
+            const struct syscall_desc *d = sys_lookup(a, (int64_t)nr);
             if (!d)
                 continue;
             seen++;
@@ -61,8 +64,8 @@ static void dispatch_entries_are_consistent(void **state)
             assert_true(d->arity <= 6);
         }
         assert_true(seen > 40);
-        assert_null(abi_lookup(a, -1));
-        assert_null(abi_lookup(a, 100000));
+        assert_null(sys_lookup(a, -1));
+        assert_null(sys_lookup(a, 100000));
     }
 }
 

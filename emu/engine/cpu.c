@@ -1,0 +1,260 @@
+#include "emu/engine/cpu.h"
+
+#include <string.h>
+
+#include "abi/linux.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#define CR0_MP (1u << 1)
+#define CR0_EM (1u << 2)
+#define CR0_NE (1u << 5)
+#define CR4_TSD (1u << 2)
+#define CR4_OSFXSR (1u << 9)
+#define CR4_OSXMMEXCPT (1u << 10)
+
+
+/* Kernel page layout: the GDT first, then the stubs the CPU runs at CPL 0.
+ * No sysenter stub: Unicorn never transfers on sysenter (see trap.c). */
+#define KP_GDT 0x000
+#define KP_IRET 0x200
+#define KP_HALT 0x800
+#define KP_STACK_TOP 0xff0 /* SYSENTER_ESP */
+
+/* Flat descriptors; the accessed bit is preset so the CPU never needs to
+ * write the (read-only) GDT. */
+#define DESC_CODE32(dpl) (0x00cf9b000000ffffull | ((uint64_t)(dpl) << 45))
+#define DESC_CODE64(dpl) (0x00af9b000000ffffull | ((uint64_t)(dpl) << 45))
+#define DESC_DATA(dpl) (0x00cf93000000ffffull | ((uint64_t)(dpl) << 45))
+
+static uint8_t *kpage_host(struct task *t)
+{
+    const struct vma *v = mm_find(&t->mm, t->k.kpage);
+    return v->host;
+}
+
+static err_t reg_write(struct task *t, int reg, uint64_t v)
+{
+    return UC_TRY(uc_reg_write(t->uc, reg, &v));
+}
+
+err_t cpu_open(struct task *t, bool is64)
+{
+    t->is64 = is64;
+    err_t e = UC_TRY(uc_open(UC_ARCH_X86, is64 ? UC_MODE_64 : UC_MODE_32, &t->uc));
+    if (e)
+        return e;
+    if ((e = mm_init(&t->mm, t->uc, is64 ? TASK_SIZE_64_LINUX : TASK_SIZE_IA32_LINUX)))
+        return e;
+
+    /* Just above user space for either ABI.  Not in the kernel's own half:
+     * without paging Unicorn's linear addresses are physical, 52 bits wide. */
+    t->k.kpage = is64 ? 0x0000800000000000ull : 0xfffff000ull;
+    t->k.halt = t->k.kpage + KP_HALT;
+    uint64_t saved_limit = t->mm.limit;
+    t->mm.limit = t->k.kpage + 0x1000;
+    e = mm_map_fixed(&t->mm, t->k.kpage, 0x1000, PROT_READ_LINUX | PROT_EXEC_LINUX, "[kernel]",
+                     NULL);
+    t->mm.limit = saved_limit;
+    if (e)
+        return e;
+    mm_hide(&t->mm, t->k.kpage);
+
+    uint8_t *kp = kpage_host(t);
+    uint64_t gdt[GDT_ENTRIES_LINUX] = { 0 };
+    gdt[GDT_ENTRY_KERNEL32_CS_LINUX] = DESC_CODE32(0);
+    gdt[GDT_ENTRY_KERNEL_CS_LINUX] = is64 ? DESC_CODE64(0) : DESC_CODE32(0);
+    gdt[GDT_ENTRY_KERNEL_DS_LINUX] = DESC_DATA(0);
+    gdt[GDT_ENTRY_USER32_CS_LINUX] = DESC_CODE32(3);
+    gdt[GDT_ENTRY_USER_DS_LINUX] = DESC_DATA(3);
+    /* A 32-bit engine cannot run 64-bit code: there the 64-bit selector
+     * is present-bit clear, so a far transfer to 0x33 faults (#NP, SIGBUS)
+     * instead of running 64-bit code as 16-bit code.  The call it might
+     * have made is never reached, let alone let through. */
+    gdt[GDT_ENTRY_USER_CS_LINUX] = is64 ? DESC_CODE64(3) : DESC_CODE64(3) & ~(1ull << 47);
+    memcpy(kp + KP_GDT, gdt, sizeof(gdt));
+    static const uint8_t iret32[] = { 0xcf }, iret64[] = { 0x48, 0xcf };
+    if (is64)
+        memcpy(kp + KP_IRET, iret64, sizeof(iret64));
+    else
+        memcpy(kp + KP_IRET, iret32, sizeof(iret32));
+    kp[KP_HALT] = 0xf4;
+
+    uc_x86_mmr gdtr = { .base = t->k.kpage + KP_GDT, .limit = sizeof(gdt) - 1 };
+    if ((e = UC_TRY(uc_reg_write(t->uc, UC_X86_REG_GDTR, &gdtr))))
+        return e;
+
+    uint64_t cr0 = 0, cr4 = 0;
+    if ((e = UC_TRY(uc_reg_read(t->uc, UC_X86_REG_CR0, &cr0))) ||
+        (e = UC_TRY(uc_reg_read(t->uc, UC_X86_REG_CR4, &cr4))))
+        return e;
+    /* SSE on, x87 native: what Linux sets for every task. */
+    cr0 = (cr0 | CR0_MP | CR0_NE) & ~(uint64_t)CR0_EM;
+    cr4 |= CR4_OSFXSR | CR4_OSXMMEXCPT;
+    if ((e = reg_write(t, UC_X86_REG_CR0, cr0)) || (e = reg_write(t, UC_X86_REG_CR4, cr4)))
+        return e;
+
+    return OK;
+}
+
+void cpu_close(struct task *t)
+{
+    if (!t->uc)
+        return;
+    mm_destroy(&t->mm);
+    uc_close(t->uc);
+    t->uc = NULL;
+}
+
+err_t cpu_prepare_user(struct task *t, uint64_t entry, uint64_t sp, uint64_t *start)
+{
+    err_t e;
+    uint64_t frame = (sp - 64) & ~15ull;
+    uint64_t user_cs = t->is64 ? SEL_USER_CS_LINUX : SEL_USER32_CS_LINUX;
+    /* Linux starts user code with IF set and all else clear. */
+    uint64_t words[5] = { entry, user_cs, 0x202, sp, SEL_USER_DS_LINUX };
+    if (t->is64) {
+        if (!mm_write(&t->mm, frame, words, sizeof(words)))
+            return err_new("initial stack is not writable");
+        if ((e = reg_write(t, UC_X86_REG_RSP, frame)))
+            return e;
+    } else {
+        uint32_t w32[5];
+        for (int i = 0; i < 5; i++)
+            w32[i] = (uint32_t)words[i];
+        if (!mm_write(&t->mm, frame, w32, sizeof(w32)))
+            return err_new("initial stack is not writable");
+        /* Ring 0 selectors from our GDT first, so iret checks pass. */
+        if ((e = reg_write(t, UC_X86_REG_SS, SEL_KERNEL_DS_LINUX)) ||
+            (e = reg_write(t, UC_X86_REG_CS, SEL_KERNEL_CS_LINUX)) ||
+            (e = reg_write(t, UC_X86_REG_DS, SEL_USER_DS_LINUX)) ||
+            (e = reg_write(t, UC_X86_REG_ES, SEL_USER_DS_LINUX)) ||
+            (e = reg_write(t, UC_X86_REG_FS, 0)) || (e = reg_write(t, UC_X86_REG_GS, 0)) ||
+            (e = reg_write(t, UC_X86_REG_ESP, frame)))
+            return e;
+    }
+    /* ELF_PLAT_INIT: every general register starts at zero. */
+    static const int gprs64[] = { UC_X86_REG_RAX, UC_X86_REG_RBX, UC_X86_REG_RCX,
+                                  UC_X86_REG_RDX, UC_X86_REG_RSI, UC_X86_REG_RDI,
+                                  UC_X86_REG_RBP, UC_X86_REG_R8,  UC_X86_REG_R9,
+                                  UC_X86_REG_R10, UC_X86_REG_R11, UC_X86_REG_R12,
+                                  UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15 };
+    static const int gprs32[] = { UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
+                                  UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
+                                  UC_X86_REG_EBP };
+    const int *gprs = t->is64 ? gprs64 : gprs32;
+    size_t n = t->is64 ? G_N_ELEMENTS(gprs64) : G_N_ELEMENTS(gprs32);
+    for (size_t i = 0; i < n; i++)
+        if ((e = reg_write(t, gprs[i], 0)))
+            return e;
+    *start = t->k.kpage + KP_IRET;
+    return OK;
+}
+
+err_t cpu_iret_to_user(struct task *t, uint64_t ip, uint16_t cs, uint64_t flags, uint64_t sp,
+                       uint16_t ss, uint64_t *start)
+{
+    if (t->is64)
+        return err_new("no CPL 0 stub stops a 64-bit task");
+    /* The frame goes on the kernel page's stack (SYSENTER_ESP), written
+     * host-side: the page is read-only to the CPU. */
+    uint32_t w[5] = { (uint32_t)ip, cs, (uint32_t)flags, (uint32_t)sp, ss };
+    uint64_t frame = t->k.kpage + KP_STACK_TOP - sizeof(w);
+    memcpy(kpage_host(t) + (frame - t->k.kpage), w, sizeof(w));
+    err_t e = reg_write(t, UC_X86_REG_ESP, frame);
+    if (e)
+        return e;
+    *start = t->k.kpage + KP_IRET;
+    return OK;
+}
+
+void cpu_disable_tsc(struct task *t)
+{
+    cpu_set_reg(t, UC_X86_REG_CR4, cpu_reg(t, UC_X86_REG_CR4) | CR4_TSD);
+    t->tsc_off = true;
+}
+
+err_t cpu_set_tls(struct task *t, unsigned index, const uint8_t desc[8])
+{
+    uint8_t *kp = kpage_host(t);
+    memcpy(kp + KP_GDT + index * 8, desc, 8);
+    /* Segment registers cache descriptors; Linux reloads the ones that
+     * name the entry it changed, and so do we. */
+    uint64_t sel = index * 8 + 3;
+    static const int segs[] = { UC_X86_REG_DS, UC_X86_REG_ES, UC_X86_REG_FS, UC_X86_REG_GS };
+    for (size_t i = 0; i < G_N_ELEMENTS(segs); i++) {
+        uint64_t cur = 0;
+        err_t e = UC_TRY(uc_reg_read(t->uc, segs[i], &cur));
+        if (e)
+            return e;
+        if ((cur & 0xffff) == sel && (e = reg_write(t, segs[i], sel)))
+            return e;
+    }
+    return OK;
+}
+
+uint64_t cpu_pc(struct task *t)
+{
+    return cpu_reg(t, t->is64 ? UC_X86_REG_RIP : UC_X86_REG_EIP);
+}
+
+void cpu_set_pc(struct task *t, uint64_t pc)
+{
+    cpu_set_reg(t, t->is64 ? UC_X86_REG_RIP : UC_X86_REG_EIP, pc);
+}
+
+/* Only an unknown register id can make these fail: a bug in seccomp-emu,
+ * never something a guest can cause, so it is reported and fatal. */
+uint64_t cpu_reg(struct task *t, int reg)
+{
+    uint64_t v = 0;
+    uc_err e = uc_reg_read(t->uc, reg, &v);
+    if (e != UC_ERR_OK)
+        g_error("uc_reg_read(%d): %s", reg, uc_strerror(e));
+    return v;
+}
+
+void cpu_regs(struct task *t, const int *ids, uint64_t *out, int n)
+{
+    void *ptrs[CPU_BATCH_MAX];
+    g_assert(n <= CPU_BATCH_MAX);
+    for (int i = 0; i < n; i++) {
+        out[i] = 0; /* a 32-bit register fills only the low half */
+        ptrs[i] = &out[i];
+    }
+    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, n);
+    if (e != UC_ERR_OK)
+        g_error("uc_reg_read_batch: %s", uc_strerror(e));
+}
+
+void cpu_set_reg(struct task *t, int reg, uint64_t v)
+{
+    uc_err e = uc_reg_write(t->uc, reg, &v);
+    if (e != UC_ERR_OK)
+        g_error("uc_reg_write(%d): %s", reg, uc_strerror(e));
+}
+
+bool cpu_in_64bit_code(struct task *t)
+{
+    return t->is64 && (cpu_reg(t, UC_X86_REG_CS) & 0xffff) == SEL_USER_CS_LINUX;
+}
+
+enum vendor cpu_host_vendor(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    if (__get_cpuid(0, &a, &b, &c, &d)) {
+        char v[13];
+        memcpy(v, &b, 4);
+        memcpy(v + 4, &d, 4);
+        memcpy(v + 8, &c, 4);
+        v[12] = 0;
+        /* Hygon follows AMD's rules for the 32-bit fast entries. */
+        if (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine"))
+            return VENDOR_AMD;
+    }
+#endif
+    return VENDOR_INTEL;
+}

@@ -1,0 +1,99 @@
+#include "emu/engine/host_tune.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE (1u << 1)
+#endif
+#endif
+
+err_t host_tune_memory(void)
+{
+#if defined(__linux__) && defined(PR_SET_THP_DISABLE)
+    /* With transparent huge pages set to "always", the first touch of
+     * Unicorn's 1 GiB translation buffer and of the guest's 8 MiB stack
+     * each made 2 MiB resident: 1.3-2 MiB more peak memory on every job
+     * (bench/), for no measurable speed on guests that small.  Kernels
+     * before 3.15 lack the option (EINVAL): nothing to turn off there. */
+    if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0 && errno != EINVAL)
+        return err_new("prctl(PR_SET_THP_DISABLE): %s", strerror(errno));
+#endif
+    return OK;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* While a second thread shares the descriptor table, Linux takes and
+ * drops a reference on the file at every read and write (fdget's fast
+ * path needs a table with one user): 8 ns of a trapped 1-byte write's
+ * 220 on the Intel VM (bench/, null64).  close_range's UNSHARE gives the
+ * calling thread a copy and closes the rest of it in one step; the copy
+ * must hold nothing else, or a guest's close of a granted socket would
+ * not reach the peer. */
+bool host_tune_private_fds(const int *keep, int n)
+{
+#if defined(__linux__) && defined(SYS_close_range)
+    int k[8], m = 0;
+    if (n < 0 || n > (int)G_N_ELEMENTS(k))
+        return false;
+    for (int i = 0; i < n; i++)
+        if (keep[i] >= 0)
+            k[m++] = keep[i];
+    qsort(k, (size_t)m, sizeof(int), by_value);
+    /* Close each gap between the kept ones, the first call unsharing. */
+    unsigned flags = CLOSE_RANGE_UNSHARE, from = 0;
+    for (int i = 0; i <= m; i++) {
+        if (i == m || (unsigned)k[i] > from) {
+            unsigned last = i < m ? (unsigned)k[i] - 1 : ~0u;
+            if (syscall(SYS_close_range, from, last, flags) != 0) {
+                /* Before Linux 5.9 (ENOSYS) the first call changes
+                 * nothing.  A later one, on a private table and a valid
+                 * range, cannot fail; if it did, the copy would keep
+                 * guest descriptors open. */
+                if (flags)
+                    return false;
+                g_error("close_range on the timer thread's own table: %s", g_strerror(errno));
+            }
+            flags = 0;
+        }
+        if (i < m)
+            from = (unsigned)k[i] + 1;
+    }
+    return true;
+#else
+    (void)keep, (void)n;
+    return false;
+#endif
+}
+
+/* glibc makes read and write cancellation points once a second thread
+ * exists: two atomic operations on the thread's cancel state around every
+ * call, 7 ns of the 220 above.  seccomp-emu never cancels a thread, so on
+ * Linux the system call itself is made. */
+ssize_t host_read(int fd, void *buf, size_t len)
+{
+#ifdef __linux__
+    return syscall(SYS_read, fd, buf, len);
+#else
+    return read(fd, buf, len);
+#endif
+}
+
+ssize_t host_write(int fd, const void *buf, size_t len)
+{
+#ifdef __linux__
+    return syscall(SYS_write, fd, buf, len);
+#else
+    return write(fd, buf, len);
+#endif
+}

@@ -1,0 +1,663 @@
+#include "emu/engine/mem.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "abi/linux.h"
+
+#define PAGE 4096ull
+#define PAGE_DOWN(x) ((x) & ~(PAGE - 1))
+#define PAGE_UP(x) (((x) + PAGE - 1) & ~(PAGE - 1))
+
+/* Host memory comes from POSIX mmap (lazily zeroed; present on every host
+ * we build for).  A chunk is released when the last guest piece cut from
+ * it goes, so partial munmaps work with any host page size. */
+struct chunk {
+    uint8_t *base;
+    size_t len;
+    unsigned refs;
+};
+
+static struct chunk *chunk_new(size_t len)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    struct chunk *c = g_new(struct chunk, 1);
+    *c = (struct chunk){ p, len, 0 };
+    return c;
+}
+
+static void chunk_unref(struct chunk *c)
+{
+    if (--c->refs == 0) {
+        munmap(c->base, c->len);
+        g_free(c);
+    }
+}
+
+uint32_t mm_uc_prot(int prot)
+{
+    uint32_t p = 0;
+    /* x86 pages are always readable when writable or executable; NX
+     * separates execute from read, as on every CPU Linux runs on today. */
+    if (prot & (PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX))
+        p |= UC_PROT_READ;
+    if (prot & PROT_WRITE_LINUX)
+        p |= UC_PROT_WRITE;
+    if (prot & PROT_EXEC_LINUX)
+        p |= UC_PROT_EXEC;
+    return p;
+}
+
+/* What the guest can do with a page, in the terms syscalls check. */
+static int effective(int prot)
+{
+    int p = prot;
+    if (prot & (PROT_WRITE_LINUX | PROT_EXEC_LINUX))
+        p |= PROT_READ_LINUX;
+    return p;
+}
+
+#define VMA(mm, i) (&g_array_index((mm)->vmas, struct vma, (i)))
+
+/* Index of the first mapping ending above addr. */
+static guint first_above(const struct mm *mm, uint64_t addr)
+{
+    guint lo = 0, hi = mm->vmas->len;
+    while (lo < hi) {
+        guint mid = (lo + hi) / 2;
+        if (VMA(mm, mid)->end <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+err_t mm_init(struct mm *mm, uc_engine *uc, uint64_t limit)
+{
+    *mm = (struct mm){ .uc = uc,
+                       .limit = limit,
+                       .data_rlim = RLIM_INFINITY_LINUX,
+                       .data_rlim_max = RLIM_INFINITY_LINUX };
+    mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vma));
+    return OK;
+}
+
+void mm_destroy(struct mm *mm)
+{
+    if (!mm->vmas)
+        return;
+    for (guint i = 0; i < mm->vmas->len; i++) {
+        uc_mem_unmap(mm->uc, VMA(mm, i)->start, VMA(mm, i)->end - VMA(mm, i)->start);
+        chunk_unref(VMA(mm, i)->chunk);
+    }
+    g_array_free(mm->vmas, TRUE);
+    mm->vmas = NULL;
+}
+
+const struct vma *mm_find(const struct mm *mm, uint64_t addr)
+{
+    guint i = first_above(mm, addr);
+    if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
+        return VMA(mm, i);
+    return NULL;
+}
+
+static bool range_free(const struct mm *mm, uint64_t addr, uint64_t len)
+{
+    guint i = first_above(mm, addr);
+    return i >= mm->vmas->len || VMA(mm, i)->start >= addr + len;
+}
+
+bool mm_range_free(const struct mm *mm, uint64_t addr, uint64_t len)
+{
+    return range_free(mm, addr, len);
+}
+
+const struct vma *mm_next(const struct mm *mm, uint64_t addr)
+{
+    guint i = first_above(mm, addr);
+    return i < mm->vmas->len ? VMA(mm, i) : NULL;
+}
+
+/* ---- RLIMIT_DATA, as Linux's may_expand_vm() applies it ---- */
+
+/* is_data_mapping(): private and writable, not the stack. */
+static bool is_data(const struct vma *v)
+{
+    return (v->prot & PROT_WRITE_LINUX) && !v->shared && !v->hidden && !vma_is_stack(v);
+}
+
+/* Counted when asked, not kept up to date: only mapping calls need it,
+ * and they walk the table anyway. */
+static uint64_t data_pages(const struct mm *mm)
+{
+    uint64_t n = 0;
+    for (guint i = 0; i < mm->vmas->len; i++)
+        if (is_data(VMA(mm, i)))
+            n += (VMA(mm, i)->end - VMA(mm, i)->start) / PAGE;
+    return n;
+}
+
+static bool data_may_grow(const struct mm *mm, uint64_t bytes)
+{
+    if (mm->data_rlim == RLIM_INFINITY_LINUX)
+        return true;
+    uint64_t pages = data_pages(mm) + bytes / PAGE;
+    if (pages <= mm->data_rlim / PAGE)
+        return true;
+    /* Linux's allowance for Valgrind: a soft limit of 0 defers to the hard one. */
+    return mm->data_rlim == 0 && pages <= mm->data_rlim_max / PAGE;
+}
+
+void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max)
+{
+    mm->data_rlim = cur;
+    mm->data_rlim_max = max;
+}
+
+/* Bytes of [addr, addr+len) some mapping holds, of any kind. */
+static uint64_t mapped_in(const struct mm *mm, uint64_t addr, uint64_t len)
+{
+    uint64_t n = 0, end = addr + len;
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < end; i++)
+        n += MIN(VMA(mm, i)->end, end) - MAX(VMA(mm, i)->start, addr);
+    return n;
+}
+
+static err_t insert_piece(struct mm *mm, struct vma v)
+{
+    err_t e = UC_TRY(uc_mem_map_ptr(mm->uc, v.start, v.end - v.start, mm_uc_prot(v.prot), v.host));
+    if (e)
+        return e;
+    v.chunk->refs++;
+    g_array_insert_val(mm->vmas, first_above(mm, v.start), v);
+    return OK;
+}
+
+static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool shared,
+                     const char *name, uint8_t **host_out)
+{
+    len = PAGE_UP(len);
+    if ((addr & (PAGE - 1)) || len == 0 || addr + len < addr || addr + len > mm->limit)
+        return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
+                       "x is outside the guest's address space", addr, len);
+    if (!range_free(mm, addr, len))
+        return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
+                       "x overlaps another", addr, len);
+    if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
+        return err_new("guest memory limit reached");
+    struct chunk *c = chunk_new(len);
+    if (!c)
+        return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, g_strerror(errno));
+    struct vma v = { addr, addr + len, prot, c->base, c, name, false, shared };
+    err_t e = insert_piece(mm, v);
+    if (c->refs == 0) {
+        c->refs = 1;
+        chunk_unref(c);
+    }
+    if (e)
+        return e;
+    mm->mapped += len;
+    if (host_out)
+        *host_out = c->base;
+    return OK;
+}
+
+err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                   const char *name, uint8_t **host_out)
+{
+    return map_new(mm, addr, len, prot, false, name, host_out);
+}
+
+/* Remove [addr, addr+len) from every mapping it touches, splitting pieces
+ * at the edges.  Unicorn's own split of pointer-backed regions is avoided:
+ * a piece is always unmapped whole and its survivors mapped again. */
+static err_t carve(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    uint64_t end = addr + len;
+    guint i = first_above(mm, addr);
+    while (i < mm->vmas->len && VMA(mm, i)->start < end) {
+        struct vma v = *VMA(mm, i);
+        err_t e = UC_TRY(uc_mem_unmap(mm->uc, v.start, v.end - v.start));
+        if (e)
+            return e;
+        g_array_remove_index(mm->vmas, i);
+        mm->mapped -= v.end - v.start;
+        if (v.start < addr) {
+            struct vma left = v;
+            left.end = addr;
+            if ((e = insert_piece(mm, left)))
+                return e;
+            mm->mapped += left.end - left.start;
+            i++;
+        }
+        if (v.end > end) {
+            struct vma right = v;
+            right.start = end;
+            right.host = v.host + (end - v.start);
+            if ((e = insert_piece(mm, right)))
+                return e;
+            mm->mapped += right.end - right.start;
+            i++;
+        }
+        chunk_unref(v.chunk);
+    }
+    return OK;
+}
+
+uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top)
+{
+    /* Walk the gaps downwards from `top`, as Linux's top-down allocator does;
+     * the lowest 64 KiB stay unmapped (vm.mmap_min_addr). */
+    const uint64_t floor = 0x10000;
+    uint64_t hi = top;
+    guint first = first_above(mm, top);
+    if (first < mm->vmas->len && VMA(mm, first)->start < hi)
+        hi = VMA(mm, first)->start;
+    for (guint i = first; ; i--) {
+        uint64_t lo = i > 0 ? VMA(mm, i - 1)->end : floor;
+        lo = MAX(lo, floor);
+        if (hi >= lo && hi - lo >= len)
+            return hi - len;
+        if (i == 0)
+            return 0;
+        hi = MIN(hi, VMA(mm, i - 1)->start);
+    }
+}
+
+static int64_t map_errno(err_t e)
+{
+    err_free(e);
+    return -ENOMEM_LINUX;
+}
+
+/* `charge`: test RLIMIT_DATA; mremap, which charges only its growth, moves
+ * without. */
+static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
+                       bool charge)
+{
+    if (len == 0 || (prot & ~(PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX)))
+        return -EINVAL_LINUX;
+    int type = flags & MAP_TYPE_LINUX;
+    if (type != MAP_PRIVATE_LINUX && type != MAP_SHARED_LINUX)
+        return -EINVAL_LINUX;
+    uint64_t plen = PAGE_UP(len);
+    if (plen < len || plen > mm->limit)
+        return -ENOMEM_LINUX;
+    bool fixed = flags & (MAP_FIXED_LINUX | MAP_FIXED_NOREPLACE_LINUX);
+    bool shared = type == MAP_SHARED_LINUX;
+    bool data = charge && (prot & PROT_WRITE_LINUX) && !shared;
+    if (fixed) {
+        if (addr & (PAGE - 1))
+            return -EINVAL_LINUX;
+        if (addr + plen < addr || addr + plen > mm->limit)
+            return -ENOMEM_LINUX;
+        bool taken = !range_free(mm, addr, plen);
+        if (taken && !(flags & MAP_FIXED_LINUX))
+            return -EEXIST_LINUX;
+        /* Charged only for the pages it adds, whatever it replaces. */
+        if (data && !data_may_grow(mm, plen - mapped_in(mm, addr, plen)))
+            return -ENOMEM_LINUX;
+        if (taken) {
+            err_t e = carve(mm, addr, plen);
+            if (e)
+                return map_errno(e);
+        }
+    } else {
+        uint64_t hint = PAGE_DOWN(addr);
+        if (hint && hint + plen <= mm->limit && hint + plen > hint && range_free(mm, hint, plen))
+            addr = hint;
+        else {
+            uint64_t top = (flags & MAP_32BIT_LINUX) ? 0x80000000ull : mm->mmap_base;
+            addr = mm_find_free(mm, plen, top);
+            if (!addr)
+                return -ENOMEM_LINUX;
+        }
+        if (data && !data_may_grow(mm, plen))
+            return -ENOMEM_LINUX;
+    }
+    err_t e = map_new(mm, addr, plen, prot, shared, "[anon]", NULL);
+    if (e)
+        return map_errno(e);
+    return (int64_t)addr;
+}
+
+int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
+{
+    return do_mmap(mm, addr, len, prot, flags, true);
+}
+
+int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    if ((addr & (PAGE - 1)) || len == 0)
+        return -EINVAL_LINUX;
+    uint64_t plen = PAGE_UP(len);
+    if (plen < len || addr + plen < addr || addr + plen > mm->limit)
+        return -EINVAL_LINUX;
+    err_t e = carve(mm, addr, plen);
+    return e ? map_errno(e) : 0;
+}
+
+int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    if (addr & (PAGE - 1))
+        return -EINVAL_LINUX;
+    if (prot & ~(PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX | PROT_GROWSDOWN_LINUX |
+                 PROT_GROWSUP_LINUX))
+        return -EINVAL_LINUX;
+    prot &= PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX;
+    uint64_t plen = PAGE_UP(len);
+    if (plen < len || addr + plen < addr)
+        return -ENOMEM_LINUX;
+    if (plen == 0)
+        return 0;
+    if (mm_valid_prefix(mm, addr, plen, 0) < plen)
+        return -ENOMEM_LINUX;
+    /* Split at both edges, then change the pieces inside. */
+    uint64_t end = addr + plen;
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < end; i++) {
+        struct vma *v = VMA(mm, i);
+        /* mprotect_fixup(): a piece that turns into data must fit; the
+         * pieces before it stay changed, as in Linux. */
+        struct vma after = *v;
+        after.prot = prot;
+        if (is_data(&after) && !is_data(v) &&
+            !data_may_grow(mm, MIN(v->end, end) - MAX(v->start, addr)))
+            return -ENOMEM_LINUX;
+        if (v->start < addr || v->end > end) {
+            struct vma keep = *v;
+            keep.chunk->refs++; /* survive the carve below */
+            err_t e = carve(mm, v->start, v->end - v->start);
+            if (e) {
+                chunk_unref(keep.chunk);
+                return map_errno(e);
+            }
+            uint64_t cuts[4] = { keep.start, MAX(keep.start, addr), MIN(keep.end, end), keep.end };
+            for (int k = 0; k < 3; k++) {
+                if (cuts[k] == cuts[k + 1])
+                    continue;
+                struct vma p = keep;
+                p.start = cuts[k];
+                p.end = cuts[k + 1];
+                p.host = keep.host + (cuts[k] - keep.start);
+                if (k == 1)
+                    p.prot = prot;
+                if ((e = insert_piece(mm, p))) {
+                    chunk_unref(keep.chunk);
+                    return map_errno(e);
+                }
+                mm->mapped += p.end - p.start;
+            }
+            chunk_unref(keep.chunk);
+            i = first_above(mm, MIN(keep.end, end)) - 1;
+            continue;
+        }
+        err_t e = UC_TRY(uc_mem_protect(mm->uc, v->start, v->end - v->start, mm_uc_prot(prot)));
+        if (e)
+            return map_errno(e);
+        v->prot = prot;
+    }
+    return 0;
+}
+
+int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags,
+                  uint64_t new_addr)
+{
+    if ((old & (PAGE - 1)) || (flags & ~(MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX)))
+        return -EINVAL_LINUX;
+    if ((flags & MREMAP_FIXED_LINUX) && !(flags & MREMAP_MAYMOVE_LINUX))
+        return -EINVAL_LINUX;
+    old_len = PAGE_UP(old_len);
+    new_len = PAGE_UP(new_len);
+    if (new_len == 0 || old_len == 0)
+        return -EINVAL_LINUX;
+    const struct vma *v = mm_find(mm, old);
+    if (!v || mm_valid_prefix(mm, old, old_len, 0) < old_len)
+        return -EFAULT_LINUX;
+    int prot = v->prot;
+    bool shared = v->shared;
+    if (new_len > old_len && is_data(v) && !data_may_grow(mm, new_len - old_len))
+        return -ENOMEM_LINUX;
+    if (new_len <= old_len && !(flags & MREMAP_FIXED_LINUX)) {
+        if (new_len < old_len) {
+            err_t e = carve(mm, old + new_len, old_len - new_len);
+            if (e)
+                return map_errno(e);
+        }
+        return (int64_t)old;
+    }
+    /* Grow in place when the pages above are free. */
+    if (!(flags & MREMAP_FIXED_LINUX) && old + new_len <= mm->limit &&
+        range_free(mm, old + old_len, new_len - old_len)) {
+        err_t e = map_new(mm, old + old_len, new_len - old_len, prot, shared, v->name, NULL);
+        if (e)
+            return map_errno(e);
+        return (int64_t)old;
+    }
+    if (!(flags & MREMAP_MAYMOVE_LINUX))
+        return -ENOMEM_LINUX;
+    int64_t dst;
+    int type = shared ? MAP_SHARED_LINUX : MAP_PRIVATE_LINUX;
+    if (flags & MREMAP_FIXED_LINUX) {
+        if ((new_addr & (PAGE - 1)) || new_addr + new_len > mm->limit)
+            return -EINVAL_LINUX;
+        if (new_addr < old + old_len && old < new_addr + new_len)
+            return -EINVAL_LINUX;
+        dst = do_mmap(mm, new_addr, new_len, prot, type | MAP_FIXED_LINUX, false);
+    } else
+        dst = do_mmap(mm, 0, new_len, prot, type, false);
+    if (dst < 0)
+        return dst;
+    /* Copy host-side: the old range may be unreadable to the guest. */
+    struct iovec iov[64];
+    uint64_t done = 0;
+    while (done < old_len) {
+        uint64_t covered;
+        int n = mm_iovecs(mm, old + done, old_len - done, 0, iov, 64, &covered);
+        uint64_t at = (uint64_t)dst + done;
+        for (int k = 0; k < n; k++) {
+            const struct vma *d = mm_find(mm, at);
+            memcpy(d->host + (at - d->start), iov[k].iov_base, iov[k].iov_len);
+            at += iov[k].iov_len;
+        }
+        done += covered;
+    }
+    mm_written(mm, (uint64_t)dst, old_len);
+    err_t e = carve(mm, old, old_len);
+    if (e)
+        return map_errno(e);
+    return dst;
+}
+
+uint64_t mm_brk(struct mm *mm, uint64_t want)
+{
+    if (want < mm->brk_start)
+        return mm->brk_cur;
+    /* check_data_rlimit(): the heap plus the ELF's data. The host kernel
+     * (6.18) lets any shrink pass before this test; 6.1 tested first. */
+    if (want > mm->brk_cur && mm->data_rlim != RLIM_INFINITY_LINUX &&
+        (want - mm->brk_start) + mm->elf_data > mm->data_rlim)
+        return mm->brk_cur;
+    uint64_t old_top = PAGE_UP(mm->brk_cur), new_top = PAGE_UP(want);
+    if (new_top > old_top) {
+        if (new_top > mm->limit || !range_free(mm, old_top, new_top - old_top) ||
+            !data_may_grow(mm, new_top - old_top))
+            return mm->brk_cur;
+        err_t e = mm_map_fixed(mm, old_top, new_top - old_top,
+                               PROT_READ_LINUX | PROT_WRITE_LINUX, "[heap]", NULL);
+        if (e) {
+            err_free(e);
+            return mm->brk_cur;
+        }
+    } else if (new_top < old_top) {
+        err_t e = carve(mm, new_top, old_top - new_top);
+        if (e) {
+            err_free(e);
+            return mm->brk_cur;
+        }
+    }
+    mm->brk_cur = want;
+    return want;
+}
+
+int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
+{
+    if (addr & (PAGE - 1))
+        return -EINVAL_LINUX;
+    uint64_t plen = PAGE_UP(len);
+    if (plen < len)
+        return -EINVAL_LINUX;
+    if (mm_valid_prefix(mm, addr, plen, 0) < plen)
+        return -ENOMEM_LINUX;
+    /* Private anonymous memory reads back as zeros after these. */
+    if (advice == MADV_DONTNEED_LINUX || advice == MADV_FREE_LINUX) {
+        struct iovec iov[64];
+        uint64_t done = 0;
+        while (done < plen) {
+            uint64_t covered;
+            int n = mm_iovecs(mm, addr + done, plen - done, 0, iov, 64, &covered);
+            for (int k = 0; k < n; k++)
+                memset(iov[k].iov_base, 0, iov[k].iov_len);
+            done += covered;
+        }
+        mm_written(mm, addr, plen);
+    }
+    return 0;
+}
+
+/* Guest ranges that system calls act on end at the top of user space, as
+ * Linux's access_ok() and TASK_SIZE checks make them: seccomp-emu's own
+ * page above it is never read, written, remapped or advised for a guest. */
+static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len)
+{
+    uint64_t end = addr + len;
+    if (end < addr)
+        end = UINT64_MAX;
+    return MIN(end, MAX(addr, mm->limit));
+}
+
+uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    uint64_t at = addr, end = user_end(mm, addr, len);
+    guint i = first_above(mm, addr);
+    while (at < end && i < mm->vmas->len) {
+        const struct vma *v = VMA(mm, i);
+        if (v->start > at || v->hidden || (effective(v->prot) & prot) != prot)
+            break;
+        at = v->end;
+        i++;
+    }
+    return MIN(at, end) - addr;
+}
+
+int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct iovec *iov,
+              int max, uint64_t *covered)
+{
+    int n = 0;
+    uint64_t at = addr, end = user_end(mm, addr, len);
+    guint i = first_above(mm, addr);
+    while (at < end && n < max && i < mm->vmas->len) {
+        const struct vma *v = VMA(mm, i);
+        if (v->start > at || v->hidden || (effective(v->prot) & prot) != prot)
+            break;
+        uint64_t stop = MIN(v->end, end);
+        iov[n].iov_base = v->host + (at - v->start);
+        iov[n].iov_len = stop - at;
+        n++;
+        at = stop;
+        i++;
+    }
+    *covered = at - addr;
+    return n;
+}
+
+bool mm_read(const struct mm *mm, uint64_t addr, void *dst, size_t len)
+{
+    if (mm_valid_prefix(mm, addr, len, PROT_READ_LINUX) < len)
+        return false;
+    struct iovec iov[8];
+    uint8_t *out = dst;
+    while (len) {
+        uint64_t covered;
+        int n = mm_iovecs(mm, addr, len, PROT_READ_LINUX, iov, 8, &covered);
+        for (int k = 0; k < n; k++) {
+            memcpy(out, iov[k].iov_base, iov[k].iov_len);
+            out += iov[k].iov_len;
+        }
+        addr += covered;
+        len -= covered;
+    }
+    return true;
+}
+
+bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
+{
+    if (mm_valid_prefix(mm, addr, len, PROT_WRITE_LINUX) < len)
+        return false;
+    struct iovec iov[8];
+    const uint8_t *in = src;
+    uint64_t a = addr, left = len;
+    while (left) {
+        uint64_t covered;
+        int n = mm_iovecs(mm, a, left, PROT_WRITE_LINUX, iov, 8, &covered);
+        for (int k = 0; k < n; k++) {
+            memcpy(iov[k].iov_base, in, iov[k].iov_len);
+            in += iov[k].iov_len;
+        }
+        a += covered;
+        left -= covered;
+    }
+    mm_written(mm, addr, len);
+    return true;
+}
+
+int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
+{
+    for (size_t i = 0; i < max; i++) {
+        if (addr + i < addr || addr + i >= mm->limit)
+            return -EFAULT_LINUX;
+        const struct vma *v = mm_find(mm, addr + i);
+        if (!v || v->hidden || !(effective(v->prot) & PROT_READ_LINUX))
+            return -EFAULT_LINUX;
+        dst[i] = (char)v->host[addr + i - v->start];
+        if (!dst[i])
+            return 0;
+    }
+    return -ENAMETOOLONG_LINUX;
+}
+
+void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    guint i = first_above(mm, addr);
+    for (; i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++) {
+        if (VMA(mm, i)->prot & PROT_EXEC_LINUX) {
+            uc_ctl_remove_cache(mm->uc, addr, addr + len);
+            return;
+        }
+    }
+}
+
+void mm_hide(struct mm *mm, uint64_t addr)
+{
+    guint i = first_above(mm, addr);
+    if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
+        VMA(mm, i)->hidden = true;
+}
+
+void *mm_guard(void)
+{
+    static void *guard;
+    if (!guard) {
+        /* Address space only: PROT_NONE, never touched, costs no memory. */
+        void *p = mmap(NULL, MAX_RW_COUNT_LINUX + (size_t)PAGE, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANON | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            g_error("cannot reserve the guard range: %s", g_strerror(errno));
+        guard = p;
+    }
+    return guard;
+}

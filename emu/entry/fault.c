@@ -1,0 +1,382 @@
+/* Page faults: precise, and turned into SIGSEGV or stack growth.
+ *
+ * Unicorn 2.1's unmapped-memory hooks run with a stale program counter
+ * (the start of some earlier translation block), which a signal frame
+ * cannot use.  In UC_TLB_VIRTUAL mode a refused TLB fill raises a real
+ * exception instead, after restoring the exact CPU state of the faulting
+ * instruction; the fill hook, which runs only on TLB misses, mirrors the
+ * VMA table's permissions.  The hook sees only the page, so the exact
+ * address is recovered by decoding the (now known) faulting instruction.
+ * A fault just below the stack grows it, as Linux's expand_stack() does,
+ * up to RLIMIT_STACK. */
+#include "emu/entry/fault.h"
+
+#include <capstone/capstone.h>
+#include <string.h>
+
+#include "abi/linux.h"
+#include "abi/signal_linux.h"
+#include "emu/engine/cpu.h"
+#include "emu/kernel/signal.h"
+#include "loaders/stack.h"
+
+#define PAGE 4096ull
+#define STACK_GUARD_GAP (256 * PAGE) /* stack_guard_gap */
+#define GROW_STEP (64 * 1024)        /* fewer, larger pieces; capped at the limit */
+
+static struct {
+    bool pending; /* a fill was refused since the engine started */
+    uint64_t page;
+    uc_mem_type type;
+    csh cs;
+    bool cs_open;
+} F;
+
+static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_entry *e,
+                        void *user)
+{
+    struct task *t = user;
+    (void)uc;
+    const struct vma *v = mm_find(&t->mm, vaddr);
+    uint32_t have = v ? mm_uc_prot(v->prot) : 0;
+    /* Fetch translations are also what Unicorn itself asks for to find
+     * code to invalidate (uc_mem_unmap, remove_cache), from inside our own
+     * calls: a refusal there would unwind through them.  So every mapped
+     * page translates for fetches, and NX stays with the memory region's
+     * own permissions, which refuse the guest's fetch (hook_bad_access). */
+    if (v && type == UC_MEM_FETCH)
+        have |= UC_PROT_EXEC;
+    uint32_t need = type == UC_MEM_WRITE ? UC_PROT_WRITE
+                    : type == UC_MEM_FETCH ? UC_PROT_EXEC
+                                           : UC_PROT_READ;
+    if (!(have & need)) {
+        /* Probes (instruction fetch across a page end) also land here and
+         * raise nothing; only an engine exit with UC_ERR_EXCEPTION makes
+         * this a fault. */
+        F.pending = true;
+        F.page = vaddr & ~(PAGE - 1);
+        F.type = type;
+        return false;
+    }
+    e->paddr = vaddr & ~(PAGE - 1);
+    e->perms = have;
+    return true;
+}
+
+/* QEMU counts an exception as delivered, and forgets it for the
+ * double-fault rule (env->old_exception = -1), only when it delivers it
+ * through the IDT itself.  With the interrupt hook it never does: a second
+ * #DE or #GP then becomes #DF, a third a triple fault.  No register API
+ * reaches the field, so its offset in a saved context is found once, by
+ * watching it take the values -1, 0 (#DE) and 8 (#DF) in a scratch
+ * engine, and reset through a context save and restore after each
+ * exception. */
+static int probe_last;
+
+static void probe_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+    (void)user;
+    probe_last = (int)intno;
+    uc_emu_stop(uc);
+}
+
+static err_t find_old_exception(bool is64, long *offset)
+{
+    static const uint8_t code[] = { 0x31, 0xc9, 0xf7, 0xf1, 0xf4 }; /* xor ecx,ecx; div ecx */
+    uc_engine *uc;
+    err_t e = UC_TRY(uc_open(UC_ARCH_X86, is64 ? UC_MODE_64 : UC_MODE_32, &uc));
+    if (e)
+        return e;
+    uc_context *ctx[3] = { NULL, NULL, NULL };
+    uc_hook h;
+    size_t size = uc_context_size(uc);
+    if (!(e = UC_TRY(uc_mem_map(uc, 0x1000, 0x1000, UC_PROT_ALL))) &&
+        !(e = UC_TRY(uc_mem_write(uc, 0x1000, code, sizeof(code)))) &&
+        !(e = UC_TRY(uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)probe_intr, NULL, 1, 0)))) {
+        for (int i = 0; i < 3 && !e; i++) {
+            if ((e = UC_TRY(uc_context_alloc(uc, &ctx[i]))))
+                break;
+            if (i > 0)
+                e = UC_TRY(uc_emu_start(uc, 0x1000, 0x1000 + sizeof(code) - 1, 0, 0));
+            if (!e)
+                e = UC_TRY(uc_context_save(uc, ctx[i]));
+        }
+    }
+    long found = -1;
+    int matches = 0;
+    if (!e && probe_last == 8) {
+        for (size_t off = 0; off + 4 <= size; off += 4) {
+            int32_t v[3];
+            for (int i = 0; i < 3; i++)
+                memcpy(&v[i], (const uint8_t *)ctx[i] + off, 4);
+            if (v[0] == -1 && v[1] == 0 && v[2] == 8) {
+                found = (long)off;
+                matches++;
+            }
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        if (ctx[i])
+            uc_context_free(ctx[i]);
+    uc_close(uc);
+    if (e)
+        return e;
+    if (matches != 1)
+        return err_new("cannot locate the CPU's double-fault state in this Unicorn build");
+    *offset = found;
+    return OK;
+}
+
+static long old_exception_at = -1;
+static bool exception_taken;
+static uc_context *scratch_ctx;
+
+void fault_exception_taken(struct task *t)
+{
+    (void)t;
+    exception_taken = true;
+}
+
+static err_t forget_exception(struct task *t)
+{
+    static const int32_t none = -1;
+    err_t e;
+    /* Found on first need: most programs never take an exception, and the
+     * probe's scratch engine costs half a millisecond of start-up. */
+    if (old_exception_at < 0 && ((e = find_old_exception(t->is64, &old_exception_at)) ||
+                                 (e = UC_TRY(uc_context_alloc(t->uc, &scratch_ctx)))))
+        return e;
+    if ((e = UC_TRY(uc_context_save(t->uc, scratch_ctx))))
+        return e;
+    memcpy((uint8_t *)scratch_ctx + old_exception_at, &none, 4);
+    return UC_TRY(uc_context_restore(t->uc, scratch_ctx));
+}
+
+err_t fault_install(struct task *t)
+{
+    err_t e;
+    uc_hook h;
+    if ((e = UC_TRY(uc_ctl_tlb_mode(t->uc, UC_TLB_VIRTUAL))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_TLB_FILL, (void *)on_tlb_fill, t, 1, 0))))
+        return e;
+    if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &F.cs) != CS_ERR_OK)
+        return err_new("capstone: cannot open an x86 decoder");
+    if (cs_option(F.cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
+        return err_new("capstone: no instruction details");
+    F.cs_open = true;
+    return OK;
+}
+
+err_t fault_before_run(struct task *t)
+{
+    F.pending = false;
+    if (!exception_taken)
+        return OK;
+    exception_taken = false;
+    return forget_exception(t);
+}
+
+/* ---- the faulting address ---- */
+
+/* A Capstone register as the CPU holds it now. */
+static bool reg_value(struct task *t, x86_reg r, uint64_t next_ip, uint64_t *v)
+{
+    static const struct {
+        x86_reg cs;
+        int uc;
+        bool is32;
+    } map[] = {
+        { X86_REG_RAX, UC_X86_REG_RAX, false }, { X86_REG_RBX, UC_X86_REG_RBX, false },
+        { X86_REG_RCX, UC_X86_REG_RCX, false }, { X86_REG_RDX, UC_X86_REG_RDX, false },
+        { X86_REG_RSI, UC_X86_REG_RSI, false }, { X86_REG_RDI, UC_X86_REG_RDI, false },
+        { X86_REG_RBP, UC_X86_REG_RBP, false }, { X86_REG_RSP, UC_X86_REG_RSP, false },
+        { X86_REG_R8, UC_X86_REG_R8, false },   { X86_REG_R9, UC_X86_REG_R9, false },
+        { X86_REG_R10, UC_X86_REG_R10, false }, { X86_REG_R11, UC_X86_REG_R11, false },
+        { X86_REG_R12, UC_X86_REG_R12, false }, { X86_REG_R13, UC_X86_REG_R13, false },
+        { X86_REG_R14, UC_X86_REG_R14, false }, { X86_REG_R15, UC_X86_REG_R15, false },
+        { X86_REG_EAX, UC_X86_REG_EAX, true },  { X86_REG_EBX, UC_X86_REG_EBX, true },
+        { X86_REG_ECX, UC_X86_REG_ECX, true },  { X86_REG_EDX, UC_X86_REG_EDX, true },
+        { X86_REG_ESI, UC_X86_REG_ESI, true },  { X86_REG_EDI, UC_X86_REG_EDI, true },
+        { X86_REG_EBP, UC_X86_REG_EBP, true },  { X86_REG_ESP, UC_X86_REG_ESP, true },
+        { X86_REG_R8D, UC_X86_REG_R8D, true },  { X86_REG_R9D, UC_X86_REG_R9D, true },
+        { X86_REG_R10D, UC_X86_REG_R10D, true }, { X86_REG_R11D, UC_X86_REG_R11D, true },
+        { X86_REG_R12D, UC_X86_REG_R12D, true }, { X86_REG_R13D, UC_X86_REG_R13D, true },
+        { X86_REG_R14D, UC_X86_REG_R14D, true }, { X86_REG_R15D, UC_X86_REG_R15D, true },
+    };
+    if (r == X86_REG_INVALID || r == X86_REG_EIZ || r == X86_REG_RIZ) {
+        *v = 0;
+        return true;
+    }
+    if (r == X86_REG_RIP || r == X86_REG_EIP) {
+        *v = next_ip;
+        return true;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(map); i++) {
+        if (map[i].cs != r)
+            continue;
+        *v = map[i].is32 ? (uint32_t)cpu_reg(t, map[i].uc) : cpu_reg(t, map[i].uc);
+        return true;
+    }
+    return false;
+}
+
+/* The base of a segment register: FS/GS bases in 64-bit mode, the GDT
+ * descriptor (TLS) in 32-bit mode, 0 for the flat ones. */
+static uint64_t seg_base(struct task *t, x86_reg seg)
+{
+    if (seg != X86_REG_FS && seg != X86_REG_GS)
+        return 0;
+    if (t->is64)
+        return cpu_reg(t, seg == X86_REG_FS ? UC_X86_REG_FS_BASE : UC_X86_REG_GS_BASE);
+    unsigned idx = (unsigned)(cpu_reg(t, seg == X86_REG_FS ? UC_X86_REG_FS : UC_X86_REG_GS) >> 3);
+    if (idx < GDT_ENTRY_TLS_MIN_LINUX || idx >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
+        return 0;
+    const uint8_t *d = t->tls[idx - GDT_ENTRY_TLS_MIN_LINUX];
+    uint32_t lo, hi;
+    memcpy(&lo, d, 4);
+    memcpy(&hi, d + 4, 4);
+    return (lo >> 16) | ((hi & 0xff) << 16) | (hi & 0xff000000u);
+}
+
+/* The first byte an access [ea, ea+size) touches in `page`, if any. */
+static bool hits(uint64_t ea, unsigned size, uint64_t page, uint64_t *addr)
+{
+    uint64_t end = ea + (size ? size : 1);
+    if (end <= page || ea >= page + PAGE)
+        return false;
+    *addr = ea > page ? ea : page;
+    return true;
+}
+
+static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type)
+{
+    uint64_t pc = cpu_pc(t);
+    if (type == UC_MEM_FETCH)
+        return (pc & ~(PAGE - 1)) == page ? pc : page;
+    uint8_t code[16];
+    size_t n = mm_valid_prefix(&t->mm, pc, sizeof(code), PROT_EXEC_LINUX);
+    if (!n || !mm_read(&t->mm, pc, code, n))
+        return page;
+    cs_insn *insn = NULL;
+    if (cs_disasm(F.cs, code, n, pc, 1, &insn) != 1)
+        return page;
+    uint64_t addr = page, next = pc + insn->size;
+    bool found = false;
+    const cs_x86 *x = &insn->detail->x86;
+    uint64_t amask = x->addr_size == 8 ? UINT64_MAX : x->addr_size == 4 ? 0xffffffffull : 0xffff;
+    uint8_t want = type == UC_MEM_WRITE ? CS_AC_WRITE : CS_AC_READ;
+    for (int i = 0; i < x->op_count && !found; i++) {
+        const cs_x86_op *op = &x->operands[i];
+        if (op->type != X86_OP_MEM || (op->access && !(op->access & want)))
+            continue;
+        uint64_t base, index;
+        if (!reg_value(t, op->mem.base, next, &base) || !reg_value(t, op->mem.index, next, &index))
+            continue;
+        uint64_t ea = (base + index * (uint64_t)op->mem.scale + (uint64_t)op->mem.disp) & amask;
+        ea += seg_base(t, op->mem.segment);
+        if (!t->is64)
+            ea = (uint32_t)ea;
+        found = hits(ea, op->size, page, &addr);
+    }
+    if (!found) {
+        /* The stack accesses no operand names. */
+        uint64_t sp = t->is64 ? cpu_reg(t, UC_X86_REG_RSP) : (uint32_t)cpu_reg(t, UC_X86_REG_ESP);
+        unsigned w = t->is64 ? 8 : 4;
+        switch (insn->id) {
+        case X86_INS_PUSH: case X86_INS_CALL: case X86_INS_PUSHFQ: case X86_INS_PUSHFD:
+        case X86_INS_PUSHF: case X86_INS_ENTER: case X86_INS_PUSHAL: case X86_INS_PUSHAW:
+            found = hits(sp - w, w, page, &addr) || hits(sp - 8 * w, 8 * w, page, &addr);
+            break;
+        case X86_INS_POP: case X86_INS_RET: case X86_INS_POPF: case X86_INS_POPFD:
+        case X86_INS_POPFQ: case X86_INS_POPAL: case X86_INS_POPAW: case X86_INS_IRET:
+        case X86_INS_IRETD: case X86_INS_IRETQ:
+            found = hits(sp, w, page, &addr);
+            break;
+        case X86_INS_LEAVE: {
+            uint64_t bp = t->is64 ? cpu_reg(t, UC_X86_REG_RBP) : (uint32_t)cpu_reg(t, UC_X86_REG_EBP);
+            found = hits(bp, w, page, &addr);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    cs_free(insn, 1);
+    return addr;
+}
+
+/* ---- stack growth ---- */
+
+/* expand_downwards(): an access below the stack, with nothing else between
+ * it and the stack, makes the stack reach it, if RLIMIT_STACK (and
+ * RLIMIT_AS) allow.  Returns why not, or NULL when it grew. */
+static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
+{
+    const struct vma *next = mm_next(&t->mm, addr);
+    *was_stack = false;
+    if (!next || next->start <= addr || !vma_is_stack(next))
+        return "";
+    *was_stack = true;
+    uint64_t top = stack_top(t->is64), want = addr & ~(PAGE - 1);
+    uint64_t rlim = t->rlim[RLIMIT_STACK_LINUX].cur;
+    if (rlim != RLIM_INFINITY_LINUX && top - want > rlim)
+        return "stack overflow: the stack would exceed RLIMIT_STACK";
+    if (want < 0x10000 || want < STACK_GUARD_GAP ||
+        !mm_range_free(&t->mm, want - STACK_GUARD_GAP, STACK_GUARD_GAP))
+        return "stack overflow: the stack would run into another mapping";
+    /* A little more than asked, never past the limit or the guard gap. */
+    uint64_t low = want;
+    if (next->start >= GROW_STEP && next->start - GROW_STEP < low) {
+        uint64_t cand = next->start - GROW_STEP;
+        if (rlim != RLIM_INFINITY_LINUX && top - cand > rlim)
+            cand = top - (rlim & ~(PAGE - 1));
+        if (cand < low && cand >= STACK_GUARD_GAP &&
+            mm_range_free(&t->mm, cand - STACK_GUARD_GAP, STACK_GUARD_GAP))
+            low = cand;
+    }
+    err_t e = mm_map_fixed(&t->mm, low, next->start - low, next->prot, STACK_VMA_NAME, NULL);
+    if (e) {
+        err_free(e);
+        return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";
+    }
+    return NULL;
+}
+
+static bool canonical(uint64_t a)
+{
+    uint64_t top = a >> 47;
+    return top == 0 || top == 0x1ffff;
+}
+
+bool fault_take(struct task *t, uc_err e)
+{
+    if (e != UC_ERR_EXCEPTION || !F.pending)
+        return false;
+    F.pending = false;
+    uint64_t addr = exact_address(t, F.page, F.type);
+    if (t->is64 && !canonical(addr)) {
+        /* Real hardware refuses a non-canonical address with #GP. */
+        signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX, 0);
+        return true;
+    }
+    const struct vma *v = mm_find(&t->mm, addr);
+    const char *why = NULL;
+    if (!v && F.type != UC_MEM_FETCH) {
+        bool was_stack;
+        why = grow_stack(t, addr, &was_stack);
+        if (!why)
+            return true; /* resume: the instruction runs again */
+        if (!was_stack)
+            why = NULL;
+    }
+    uint64_t err = X86_PF_USER_LINUX;
+    if (v)
+        err |= X86_PF_PROT_LINUX;
+    if (F.type == UC_MEM_WRITE)
+        err |= X86_PF_WRITE_LINUX;
+    if (F.type == UC_MEM_FETCH)
+        err |= X86_PF_INSTR_LINUX;
+    signal_fault_why(t, SIGSEGV_LINUX, v ? SEGV_ACCERR_LINUX : SEGV_MAPERR_LINUX, addr,
+                     X86_TRAP_PF_LINUX, err, why);
+    return true;
+}

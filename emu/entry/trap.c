@@ -1,0 +1,389 @@
+#include "emu/entry/trap.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <capstone/capstone.h>
+
+#include "abi/linux.h"
+#include "abi/vdso.h"
+#include "emu/engine/cpu.h"
+#include "emu/entry/fault.h"
+#include "emu/entry/guard.h"
+#include "emu/kernel/seccomp.h"
+#include "emu/kernel/signal.h"
+#include "emu/sys/sys.h"
+#include "emu/sys/vdso_time.h"
+
+void (*trap_observer)(struct task *t, const struct trap_event *ev);
+
+static const int regs64[7] = { UC_X86_REG_RAX, UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX,
+                               UC_X86_REG_R10, UC_X86_REG_R8,  UC_X86_REG_R9 };
+/* On a 64-bit engine the ia32 registers are read whole and cut to 32 bits,
+ * as the compat entry does. */
+static const int regs_ia32_64[7] = { UC_X86_REG_RAX, UC_X86_REG_RBX, UC_X86_REG_RCX,
+                                     UC_X86_REG_RDX, UC_X86_REG_RSI, UC_X86_REG_RDI,
+                                     UC_X86_REG_RBP };
+static const int regs_ia32[7] = { UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
+                                  UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
+                                  UC_X86_REG_EBP };
+
+static char *kill_reason(const struct abi *list, enum entry e, const struct abi *numbers,
+                         int64_t nr)
+{
+    const char *name = abi_call_name(numbers, nr);
+    g_autofree char *call = name ? g_strdup_printf("%s (%" PRId64 ")", name, nr)
+                                 : g_strdup_printf("call %" PRId64, nr);
+    g_autofree char *strict = abi_strict_text(list);
+    return g_strdup_printf("killed by SIGKILL: %s via %s is not in the %s strict list %s", call,
+                           entry_name(e), list->name, strict);
+}
+
+static void observe(struct task *t, struct trap_event *ev)
+{
+    if (trap_observer)
+        trap_observer(t, ev);
+}
+
+/* What the 64-bit syscall hook read already, in its one register batch:
+ * the number, the first three arguments, and the flags the instruction
+ * saves in r11. */
+struct prefetch {
+    uint64_t r[4];
+    uint64_t flags;
+};
+
+/* The one point where a trapped call is decided. */
+static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre)
+{
+    const struct abi *abi = abi_for_entry(e);
+    uint64_t r[7] = { 0 };
+    bool ia32 = e != ENTRY_SYSCALL64;
+    bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
+    const int *ids = !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32;
+    /* Unicorn's register reads were half of a trapped call's instructions
+     * (callgrind): the number and three arguments first, the other three
+     * only for a call that takes them (abi.h: arity), or for a watcher. */
+    int have = fast || trap_observer ? 7 : 4;
+    if (pre) {
+        memcpy(r, pre->r, sizeof(pre->r));
+        if (have > 4)
+            cpu_regs(t, ids + 4, r + 4, have - 4);
+    } else
+        cpu_regs(t, ids, r, have);
+    struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
+    /* Today's kernels take the number as the low 32 bits, a signed int on
+     * the 64-bit entry and zero-extended eax on the compat ones. */
+    ev.nr = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)(int32_t)(uint32_t)r[0];
+    for (int i = 0; i < 6; i++)
+        ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+
+    uint32_t user_sp = 0;
+    int64_t result;
+    if (fast) {
+        /* The vDSO convention: ebp holds the user stack (sysenter) or arg 2
+         * (syscall, which clobbers ecx); arg 6 waits on the user stack. */
+        if (e == ENTRY_SYSENTER32)
+            user_sp = (uint32_t)r[6];
+        else {
+            user_sp = (uint32_t)cpu_reg(t, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
+            ev.args[1] = (uint32_t)r[6];
+        }
+        uint32_t arg6;
+        if (!mm_read(&t->mm, user_sp, &arg6, 4)) {
+            /* Before the filter runs, as do_fast_syscall_32 does it. */
+            result = -EFAULT_LINUX;
+            ev.result = result;
+            ev.returned = true;
+            observe(t, &ev);
+            goto write_back;
+        }
+        ev.args[5] = arg6;
+    }
+
+    struct verdict v = seccomp_check(t, e, ev.nr);
+    ev.verdict = &v;
+    if (!v.allow) {
+        t->mode = MODE_DEAD;
+        observe(t, &ev);
+        task_kill(t, SIGKILL_LINUX, kill_reason(v.list, e, abi, ev.nr));
+        return;
+    }
+    t->call_abi = abi;
+    const struct syscall_desc *d = sys_lookup(abi, ev.nr);
+    if (d && d->arity > 3 && have < 7) {
+        cpu_regs(t, ids + 4, r + 4, 3);
+        for (int i = 3; i < 6; i++)
+            ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+    }
+    result = d ? d->fn(t, ev.args) : -ENOSYS_LINUX;
+    ev.result = result;
+    ev.returned = t->state == TASK_RUNNING;
+    observe(t, &ev);
+    if (t->state != TASK_RUNNING)
+        return;
+
+write_back:
+    switch (e) {
+    case ENTRY_SYSCALL64: {
+        /* The result, and what the syscall instruction itself leaves:
+         * return rip, rflags.  One batch: this is the hot path of every
+         * 64-bit read and write. */
+        static const int ids[3] = { UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_R11 };
+        uint64_t flags = pre ? pre->flags : cpu_reg(t, UC_X86_REG_EFLAGS);
+        uint64_t vals[3] = { (uint64_t)result, pc + 2, flags };
+        void *ptrs[3] = { &vals[0], &vals[1], &vals[2] };
+        uc_err ue = uc_reg_write_batch(t->uc, (int *)ids, ptrs, 3);
+        if (ue != UC_ERR_OK)
+            g_error("uc_reg_write_batch: %s", uc_strerror(ue));
+        break;
+    }
+    case ENTRY_INT80:
+        if (t->is64)
+            cpu_set_reg(t, UC_X86_REG_RAX, (uint64_t)result);
+        else
+            cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
+        break;
+    case ENTRY_SYSENTER32:
+        /* Back at the landing pad, which pops ebp, edx, ecx and returns;
+         * the stack is the one ebp named. */
+        cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
+        cpu_set_reg(t, UC_X86_REG_EBP, ev.args[5]);
+        cpu_set_reg(t, UC_X86_REG_ESP, user_sp);
+        cpu_set_pc(t, t->k.int80_pad - 2); /* the engine adds 2 after the hook */
+        break;
+    case ENTRY_SYSCALL32:
+        cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
+        cpu_set_reg(t, t->is64 ? UC_X86_REG_RBP : UC_X86_REG_EBP, ev.args[5]);
+        cpu_set_reg(t, t->is64 ? UC_X86_REG_RCX : UC_X86_REG_ECX, (uint32_t)r[6]);
+        /* The engine adds the instruction's length after this hook. */
+        cpu_set_pc(t, t->k.int80_pad - 2);
+        break;
+    }
+    signal_syscall_exit(t, e, ev.nr, result);
+}
+
+static void hook_syscall(uc_engine *uc, void *user)
+{
+    struct task *t = user;
+    (void)uc;
+    uint64_t pc;
+    if (t->is64) {
+        /* Every 64-bit read and write comes here: one batch for all the
+         * registers the common call needs (each separate read costs as
+         * much again in Unicorn's API: callgrind). */
+        static const int ids[7] = { UC_X86_REG_RAX, UC_X86_REG_RDI, UC_X86_REG_RSI,
+                                    UC_X86_REG_RDX, UC_X86_REG_RIP, UC_X86_REG_CS,
+                                    UC_X86_REG_EFLAGS };
+        uint64_t v[7];
+        cpu_regs(t, ids, v, 7);
+        pc = v[4];
+        if ((v[5] & 0xffff) == SEL_USER_CS_LINUX) {
+            struct prefetch pre = { .r = { v[0], v[1], v[2], v[3] }, .flags = v[6] };
+            trap_call(t, ENTRY_SYSCALL64, pc, &pre);
+            return;
+        }
+    } else
+        pc = cpu_pc(t);
+    /* 32-bit code: the compat entry on AMD, #UD on Intel. */
+    if (t->vendor == VENDOR_INTEL) {
+        /* The engine adds 2 after the hook; the fault is at the syscall. */
+        cpu_set_pc(t, pc - 2);
+        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        return;
+    }
+    trap_call(t, ENTRY_SYSCALL32, pc, NULL);
+}
+
+/* Is `int $n` at addr?  Unicorn leaves eip after it for most vectors and
+ * on it for some (6), so callers look at both places. */
+static bool int_n_at(struct task *t, uint64_t addr, uint32_t n)
+{
+    uint8_t insn[2];
+    return mm_read(&t->mm, addr, insn, 2) && insn[0] == 0xcd && insn[1] == n;
+}
+
+static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+    struct task *t = user;
+    (void)uc;
+    uint64_t pc = cpu_pc(t);
+    if (intno == 0x80) {
+        trap_call(t, ENTRY_INT80, pc - 2, NULL);
+        return;
+    }
+    fault_exception_taken(t);
+    /* Unicorn reports `int $n` under the vector n, like the exception of
+     * that number.  Linux's gates for n other than 3, 4 and 0x80 are DPL 0,
+     * so the instruction itself raises #GP: SIGSEGV, whatever n is. */
+    if (intno != 3 && intno != 4 && (int_n_at(t, pc - 2, intno) || int_n_at(t, pc, intno))) {
+        /* The fault is at the int, and its error code names the IDT entry. */
+        if (int_n_at(t, pc - 2, intno))
+            cpu_set_pc(t, pc - 2);
+        signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX,
+                          X86_GP_IDT_ERR_LINUX(intno));
+        return;
+    }
+    switch (intno) {
+    case 0: /* #DE */
+        signal_fault(t, SIGFPE_LINUX, FPE_INTDIV_LINUX, pc);
+        return;
+    case 1:
+    case 3: /* int3: the kernel reports SI_KERNEL */
+        signal_fault(t, SIGTRAP_LINUX, SI_KERNEL_LINUX, pc);
+        return;
+    case 6:
+        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        return;
+    case 13:
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    case 16:
+    case 19: /* x87 and SIMD floating-point exceptions */
+        signal_fault(t, SIGFPE_LINUX, 0, pc);
+        return;
+    case 11:
+    case 12:
+    case 17: /* segment not present, stack segment, alignment check */
+        signal_fault(t, SIGBUS_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    default:
+        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        return;
+    }
+}
+
+/* The sysenter a translation block ends with, decoded with Capstone from
+ * the eip Unicorn's SYSENTER hook sees: the block's start (or the
+ * instruction itself where a code hook keeps eip exact). */
+static uint64_t find_sysenter(struct task *t, uint64_t start)
+{
+    /* The usual case, the vDSO's (its code hook keeps eip exact): a block
+     * that starts with sysenter is that one instruction, as sysenter ends
+     * it.  Capstone is for the rest: each cs_open pays its decoder's
+     * set-up again, some 88,000 instructions (callgrind). */
+    uint8_t op[2];
+    if (mm_read(&t->mm, start, op, 2) && op[0] == 0x0f && op[1] == 0x34)
+        return start;
+    uint8_t code[512];
+    size_t n = mm_valid_prefix(&t->mm, start, sizeof(code), PROT_EXEC_LINUX);
+    if (!n || !mm_read(&t->mm, start, code, n))
+        return start;
+    csh cs;
+    if (cs_open(CS_ARCH_X86, CS_MODE_32, &cs) != CS_ERR_OK)
+        return start;
+    uint64_t found = start;
+    const uint8_t *p = code;
+    uint64_t addr = start;
+    cs_insn *insn = cs_malloc(cs);
+    while (n && cs_disasm_iter(cs, &p, &n, &addr, insn)) {
+        if (insn->id == X86_INS_SYSENTER) {
+            found = insn->address;
+            break;
+        }
+    }
+    cs_free(insn, 1);
+    cs_close(&cs);
+    return found;
+}
+
+/* Unicorn 2.1.1 does not perform sysenter: its helper runs the SYSENTER
+ * hooks and then adds the instruction's length to a stale eip (the block's
+ * start).  So the whole instruction is emulated here, per vendor: AMD
+ * refuses it in compat mode (#UD); Intel enters the kernel, which returns
+ * to the vDSO's int80 landing pad with the user stack taken from ebp.  A
+ * 64-bit task's compat code gets the same call and a landing pad that is
+ * not there (vdso_map: Linux adds the 32-bit image's offset to the 64-bit
+ * vDSO and sysretl truncates it), so it dies of SIGSEGV after the call, as
+ * measured on an Intel host. */
+static void hook_sysenter(uc_engine *uc, void *user)
+{
+    struct task *t = user;
+    (void)uc;
+    uint64_t pc = find_sysenter(t, cpu_pc(t));
+    if (t->vendor == VENDOR_AMD) {
+        cpu_set_pc(t, pc - 2); /* the engine's skip lands back on it */
+        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        return;
+    }
+    trap_call(t, ENTRY_SYSENTER32, pc, NULL);
+}
+
+bool trap_sysenter_long(struct task *t, uint64_t pc)
+{
+    if (t->vendor != VENDOR_INTEL || !cpu_in_64bit_code(t))
+        return false;
+    trap_call(t, ENTRY_SYSENTER32, pc, NULL);
+    if (t->state == TASK_RUNNING) {
+        /* sysretl returns in compat mode; reached from the engine's #UD,
+         * so no skip follows as after the hook. */
+        cpu_set_reg(t, UC_X86_REG_CS, SEL_USER32_CS_LINUX);
+        cpu_set_pc(t, t->k.int80_pad);
+    }
+    return true;
+}
+
+static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    struct task *t = user;
+    (void)uc, (void)size;
+    if ((cpu_reg(t, UC_X86_REG_CS) & 3) == 3) {
+        /* User code reaching into seccomp-emu's page: on Linux, kernel
+         * memory, so a page fault. */
+        signal_fault(t, SIGSEGV_LINUX, SEGV_MAPERR_LINUX, address);
+        return;
+    }
+
+}
+
+static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    struct task *t = user;
+    (void)uc, (void)size;
+    if (address == t->k.int80_pad)
+        t->sig.sysenter_done = false; /* back in user mode after a fast call */
+    vdso_time_hook(t, address);
+}
+
+static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                            int64_t value, void *user)
+{
+    struct task *t = user;
+    (void)uc, (void)size, (void)value;
+    bool unmapped = type == UC_MEM_READ_UNMAPPED || type == UC_MEM_WRITE_UNMAPPED ||
+                    type == UC_MEM_FETCH_UNMAPPED;
+    bool write = type == UC_MEM_WRITE_UNMAPPED || type == UC_MEM_WRITE_PROT;
+    bool fetch = type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT;
+    /* The page-fault error code sigcontext shows (mostly NX fetches: the
+     * other faults are taken precisely by emu/entry/fault.c first). */
+    uint64_t err = X86_PF_USER_LINUX | (unmapped ? 0 : X86_PF_PROT_LINUX) |
+                   (write ? X86_PF_WRITE_LINUX : 0) | (fetch ? X86_PF_INSTR_LINUX : 0);
+    signal_fault_trap(t, SIGSEGV_LINUX, unmapped ? SEGV_MAPERR_LINUX : SEGV_ACCERR_LINUX,
+                      address, X86_TRAP_PF_LINUX, err);
+    return false;
+}
+
+err_t trap_install(struct task *t)
+{
+    uc_hook h;
+    err_t e;
+    if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
+                                UC_X86_INS_SYSCALL))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
+        /* 64-bit guests too: from their compat code Unicorn would transfer
+         * to an unset SYSENTER_EIP. */
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t, 1, 0,
+                                UC_X86_INS_SYSENTER))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
+                                t->k.kpage, t->k.kpage + 0xfff))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
+                                0))) ||
+        (e = guard_install(t)))
+        return e;
+    /* Only the vDSO's text, so ordinary code runs without a code hook. */
+    if (t->k.vdso_code_end &&
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_vdso, t, t->k.vdso_code,
+                                t->k.vdso_code_end - 1))))
+        return e;
+    return OK;
+}

@@ -1,0 +1,70 @@
+#include "emu/host/sandbox.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static gboolean opt_no_sandbox;
+static char *opt_test_forbidden;
+
+static const GOptionEntry entries[] = {
+    { "no-self-sandbox", 0, 0, G_OPTION_ARG_NONE, &opt_no_sandbox,
+      "Do not confine seccomp-emu itself with a seccomp filter after set-up (Linux)", NULL },
+    /* Test only: after the filter is in, seccomp-emu itself attempts CALL
+     * (open, openat, creat, execve, fork, clone, socket, kill, ptrace,
+     * mount, ioctl) and must die of SIGSYS; if it survives it says so and
+     * exits 70 (the control `write` is allowed and must survive). */
+    { "self-sandbox-test", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt_test_forbidden,
+      "", "CALL" },
+    { NULL },
+};
+
+GOptionGroup *sandbox_option_group(void)
+{
+    GOptionGroup *g = g_option_group_new("sandbox", "Self-sandboxing options:",
+                                         "Show the self-sandboxing options", NULL, NULL);
+    g_option_group_add_entries(g, entries);
+    return g;
+}
+
+bool sandbox_available(void)
+{
+#ifdef HAVE_SELF_SANDBOX
+    return true;
+#else
+    return false;
+#endif
+}
+
+/* Exit status when the forbidden call of the test switch was not stopped. */
+#define EXIT_SANDBOX_LEAK 70
+
+err_t sandbox_enter(void)
+{
+    if (opt_no_sandbox) {
+        if (opt_test_forbidden)
+            return err_new("--self-sandbox-test needs the self-sandbox on");
+        return OK;
+    }
+#ifdef HAVE_SELF_SANDBOX
+    err_t e = sandbox_install_filter();
+    if (e)
+        return e;
+    if (opt_test_forbidden) {
+        bool known = false;
+        long r = sandbox_try_forbidden(opt_test_forbidden, &known);
+        if (!known)
+            fprintf(stderr, "seccomp-emu: --self-sandbox-test: unknown call %s\n",
+                    opt_test_forbidden);
+        else
+            fprintf(stderr, "seccomp-emu: self-sandbox did not stop %s (it returned %ld)\n",
+                    opt_test_forbidden, r);
+        _exit(EXIT_SANDBOX_LEAK);
+    }
+    return OK;
+#else
+    if (opt_test_forbidden)
+        return err_new("--self-sandbox-test: this build has no self-sandbox");
+    return OK;
+#endif
+}

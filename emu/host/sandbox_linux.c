@@ -1,0 +1,236 @@
+/* The self-sandbox filter (Linux, libseccomp).  THE ALLOWLIST IS THE TABLE
+ * BELOW AND NOWHERE ELSE: a concern that needs a host call while the guest
+ * runs adds one row, with the reason, and the README's threat model names
+ * the change.  Everything a concern can do before the guest starts (open
+ * files, connect sockets, create timers or threads, read the program) is
+ * done before sandbox_enter() and needs no row.
+ *
+ * Policy: the calls that run the guest (I/O on descriptors that are already
+ * open, memory for Unicorn's translator and for guest pages, clocks, futex,
+ * signals and timers to ourselves, exit) are allowed; everything else kills
+ * the whole process with SIGSYS (SECCOMP_RET_KILL_PROCESS), so no call that
+ * names a path, creates a descriptor or starts a process can run.  The filter
+ * is applied to every thread (TSYNC) and keeps no_new_privs. */
+#include "emu/host/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+enum arg_rule {
+    ANY,
+    ARG0_SELF_PID,   /* kill, tgkill: only to seccomp-emu itself */
+    ARG0_ZERO,       /* prlimit64: only our own limits */
+    ARG4_NULL,       /* sendto: no destination address, connected sockets only */
+    IOCTL_TTY_QUERY, /* only TCGETS and TIOCGWINSZ: what sys_io.c forwards */
+    FCNTL_QUERY,     /* only F_GETFD and F_GETFL */
+    RULE_CLONE_THREAD, /* a thread of ours, never a new process */
+    ENOSYS_ANSWER,   /* clone3: its flags are in memory a filter cannot read;
+                        -ENOSYS makes glibc fall back to clone, checked above */
+};
+
+static const struct allow {
+    const char *name;
+    enum arg_rule rule;
+    const char *why;
+} allowlist[] = {
+    /* Guest I/O on granted descriptors (emu/sys/sys_io.c) and diagnostics. */
+    { "read", ANY, "guest reads" },
+    { "write", ANY, "guest writes, diagnostics on stderr" },
+    { "readv", ANY, "guest reads, straight into guest pages" },
+    { "writev", ANY, "guest writes, straight from guest pages" },
+    { "pread64", ANY, "guest pread" },
+    { "pwrite64", ANY, "guest pwrite" },
+    { "preadv", ANY, "guest pread, vectored into guest pages" },
+    { "pwritev", ANY, "guest pwrite, vectored from guest pages" },
+    { "lseek", ANY, "guest lseek on a granted descriptor" },
+    { "recvfrom", ANY, "reads on sockets bound before start" },
+    { "sendto", ARG4_NULL, "writes on sockets bound before start" },
+    { "shutdown", ANY, "orderly close of a bound socket" },
+    { "getsockname", ANY, "glib's log writer checks whether stderr is journald's" },
+    { "getpeername", ANY, "describing a bound socket in diagnostics" },
+    { "poll", ANY, "waiting on bound descriptors" },
+    { "ppoll", ANY, "waiting on bound descriptors" },
+    { "close", ANY, "closing creates nothing" },
+    { "fstat", ANY, "guest fstat on a granted descriptor" },
+    { "newfstatat", ANY, "glibc's fstat is newfstatat(fd, \"\", AT_EMPTY_PATH): a path "
+                         "would disclose metadata, never contents" },
+    { "ioctl", IOCTL_TTY_QUERY, "terminal queries the guest may make (sys_stat.c)" },
+    { "fcntl", FCNTL_QUERY, "F_GETFL for the guest, F_GETFD" },
+    /* Memory: guest pages (emu/engine/mem.c), Unicorn's translator, malloc. */
+    { "mmap", ANY, "guest pages, translator, malloc" },
+    { "munmap", ANY, "guest pages, translator, malloc" },
+    { "mprotect", ANY, "malloc arenas, translator guard pages" },
+    { "madvise", ANY, "malloc trimming" },
+    { "mremap", ANY, "realloc of large blocks" },
+    { "brk", ANY, "malloc" },
+    /* Time. */
+    { "clock_gettime", ANY, "guest clocks, limits" },
+    { "clock_getres", ANY, "guest clocks" },
+    { "getrusage", ANY, "the guest's CPU time: ITIMER_VIRTUAL/PROF and --cpu-time (async.c)" },
+    { "gettimeofday", ANY, "guest clocks" },
+    { "time", ANY, "guest clocks" },
+    { "nanosleep", ANY, "guest sleeps" },
+    { "clock_nanosleep", ANY, "guest sleeps" },
+    /* Threads and signals to ourselves (timers, limits, host signals). */
+    { "futex", ANY, "locks in glib, Unicorn and threads" },
+    { "sched_yield", ANY, "guest sched_yield" },
+    { "sched_getaffinity", ANY, "a new thread's stack set-up under the sanitizers' runtime "
+                                "(the async timer thread): reads the CPU mask, changes nothing" },
+    { "clone", RULE_CLONE_THREAD, "a timer or worker thread of seccomp-emu" },
+    { "clone3", ENOSYS_ANSWER, "see clone" },
+    { "set_robust_list", ANY, "new threads" },
+    { "rseq", ANY, "new threads" },
+    { "sigaltstack", ANY, "signal stacks" },
+    { "rt_sigaction", ANY, "signal handlers; SIG_DFL before dying like the guest" },
+    { "rt_sigprocmask", ANY, "signal masks" },
+    { "rt_sigreturn", ANY, "returning from our handlers" },
+    { "rt_sigtimedwait", ANY, "waiting for timer signals" },
+    { "rt_sigpending", ANY, "pending host signals" },
+    { "setitimer", ANY, "limits and guest timers" },
+    { "getitimer", ANY, "guest timers" },
+    { "alarm", ANY, "guest alarm" },
+    { "timer_create", ANY, "limits and guest timers" },
+    { "timer_settime", ANY, "limits and guest timers" },
+    { "timer_gettime", ANY, "guest timers" },
+    { "timer_getoverrun", ANY, "guest timers" },
+    { "timer_delete", ANY, "guest timers" },
+    { "kill", ARG0_SELF_PID, "dying of the guest's signal (raise)" },
+    { "tgkill", ARG0_SELF_PID, "raise, abort, signals to our threads" },
+    /* Identity the personality reports, limits, randomness, exit. */
+    { "getpid", ANY, "guest getpid, raise" },
+    { "gettid", ANY, "raise" },
+    { "getppid", ANY, "guest getppid" },
+    { "getpgrp", ANY, "guest getpgrp" },
+    { "getuid", ANY, "guest getuid" },
+    { "geteuid", ANY, "guest geteuid" },
+    { "getgid", ANY, "guest getgid" },
+    { "getegid", ANY, "guest getegid" },
+    { "prlimit64", ARG0_ZERO, "RLIMIT_CORE off before dying like the guest" },
+    { "getrandom", ANY, "guest getrandom" },
+    { "sysinfo", ANY, "glibc's qsort sizes its buffer by it (Capstone, decoding sysenter)" },
+    { "exit", ANY, "thread exit" },
+    { "exit_group", ANY, "exit like the guest" },
+};
+
+static err_t add_rule(scmp_filter_ctx ctx, const struct allow *a)
+{
+    int nr = seccomp_syscall_resolve_name(a->name);
+    /* Not a call of this host's architecture (time on arm64): nothing to allow. */
+    if (nr == __NR_SCMP_ERROR || nr < 0)
+        return OK;
+    int r;
+    switch (a->rule) {
+    case ANY:
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+        break;
+    case ARG0_SELF_PID:
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                             SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
+        break;
+    case ARG0_ZERO:
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, 0));
+        break;
+    case ARG4_NULL:
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A4(SCMP_CMP_EQ, 0));
+        break;
+    case IOCTL_TTY_QUERY:
+        /* The request is an unsigned int: compare its low 32 bits only. */
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                             SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TCGETS));
+        if (r == 0)
+            r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                                 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCGWINSZ));
+        break;
+    case FCNTL_QUERY:
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                             SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_GETFL));
+        if (r == 0)
+            r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                                 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_GETFD));
+        break;
+    case RULE_CLONE_THREAD: {
+        /* x86_64 and arm64 both pass the flags first. */
+        const scmp_datum_t need = CLONE_VM | CLONE_THREAD | CLONE_SIGHAND;
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, need, need));
+        break;
+    }
+    case ENOSYS_ANSWER:
+        r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+        break;
+    default:
+        r = -EINVAL;
+        break;
+    }
+    if (r < 0)
+        return err_new("self-sandbox: cannot allow %s: %s", a->name, g_strerror(-r));
+    return OK;
+}
+
+err_t sandbox_install_filter(void)
+{
+    /* A seccomp-emu that the filter kills must not leave a core file of
+     * guest memory behind; the guest's own RLIMIT_CORE is emulated. */
+    struct rlimit none = { 0, 0 };
+    if (setrlimit(RLIMIT_CORE, &none) != 0)
+        return err_new("self-sandbox: setrlimit(RLIMIT_CORE): %s", g_strerror(errno));
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+    if (!ctx)
+        return err_new("self-sandbox: seccomp_init failed");
+    err_t e = OK;
+    int r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
+    if (r < 0)
+        e = err_new("self-sandbox: cannot apply the filter to all threads: %s", g_strerror(-r));
+    for (size_t i = 0; !e && i < G_N_ELEMENTS(allowlist); i++)
+        e = add_rule(ctx, &allowlist[i]);
+    if (!e && (r = seccomp_load(ctx)) < 0)
+        e = err_new("self-sandbox: the kernel refused the filter (%s); run with "
+                    "--no-self-sandbox to go without", g_strerror(-r));
+    seccomp_release(ctx);
+    return e;
+}
+
+long sandbox_try_forbidden(const char *what, bool *known)
+{
+    *known = true;
+    if (!strcmp(what, "open"))
+        return syscall(SYS_openat, AT_FDCWD, "/etc/passwd", O_RDONLY);
+    if (!strcmp(what, "creat"))
+        return syscall(SYS_openat, AT_FDCWD, "/dev/null", O_WRONLY | O_CREAT, 0600);
+    if (!strcmp(what, "execve")) {
+        char *argv[] = { "true", NULL }, *envp[] = { NULL };
+        return syscall(SYS_execve, "/bin/true", argv, envp);
+    }
+    if (!strcmp(what, "fork") || !strcmp(what, "clone")) {
+        long r = syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L);
+        if (r == 0)
+            _exit(0); /* a leaked child must not run on */
+        return r;
+    }
+    if (!strcmp(what, "socket"))
+        return syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
+    if (!strcmp(what, "kill"))
+        return syscall(SYS_kill, (long)getppid(), 0L);
+    if (!strcmp(what, "ptrace"))
+        return syscall(SYS_ptrace, (long)PTRACE_PEEKUSER, (long)getppid(), 0L, 0L);
+    if (!strcmp(what, "mount"))
+        return syscall(SYS_mount, "none", "/nonexistent-seccomp-emu", "tmpfs", 0L, NULL);
+    /* A control the filter allows: the test sees the switch report it. */
+    if (!strcmp(what, "write"))
+        return syscall(SYS_write, 2L, "", 0L);
+    if (!strcmp(what, "ioctl"))
+        return syscall(SYS_ioctl, 0L, (long)TIOCSTI, "x");
+    *known = false;
+    return 0;
+}

@@ -1,0 +1,494 @@
+#include "emu/kernel/async.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "abi/signal_linux.h"
+#include "emu/engine/host_tune.h"
+#include "emu/kernel/signal.h"
+#include "emu/kernel/task.h"
+
+#define NS 1000000000ll
+#define KICK_RETRY_MS 1 /* a stop that lands between two engine runs is lost */
+
+enum kill_event { KILL_NONE, KILL_CPU_HARD, KILL_TIMEOUT };
+
+/* Host signals forwarded to the guest, and how each is numbered there. */
+static const struct {
+    int host, guest;
+} forwarded[] = {
+    { SIGHUP, SIGHUP_LINUX },
+    { SIGINT, SIGINT_LINUX },
+    { SIGQUIT, SIGQUIT_LINUX },
+    { SIGTERM, SIGTERM_LINUX },
+};
+
+static struct {
+    struct task *t;
+    int wake[2]; /* to the main thread: something was posted */
+    int ctl[2];  /* to the timer thread: timers changed, or a host signal */
+    GThread *thread;
+
+    _Atomic uint64_t posted;    /* guest signals waiting for async_take */
+    _Atomic int kill;           /* enum kill_event */
+    _Atomic bool rekick;
+    _Atomic bool in_io;      /* the main thread is in a host read or write */
+    pthread_t main_thread;
+    _Atomic uint64_t cpu_soft_now; /* RLIMIT_CPU's soft limit after a SIGXCPU, +1 */
+    /* Who sent a forwarded signal (written by the host handler). */
+    volatile sig_atomic_t from_code[NSIG_LINUX_ALL + 1], from_pid[NSIG_LINUX_ALL + 1],
+        from_uid[NSIG_LINUX_ALL + 1];
+
+    GMutex lock; /* the timers below, and ready */
+    GCond ready_cond;
+    bool ready; /* the timer thread has its own descriptor table, or cannot */
+    int64_t real_at, real_every;  /* monotonic deadline */
+    int64_t virt_at, virt_every;  /* user CPU time */
+    int64_t prof_at, prof_every;  /* user+system CPU time */
+    int64_t cpu_soft, cpu_hard;   /* CPU time, 0: none */
+    int64_t timeout_at;           /* monotonic */
+    const char *timeout_reason;
+    char cpu_hard_reason[96];
+} A = { .wake = { -1, -1 }, .ctl = { -1, -1 } };
+
+static int64_t mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * NS + ts.tv_nsec;
+}
+
+int64_t async_cpu_time(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return ts.tv_sec * NS + ts.tv_nsec;
+}
+
+static int64_t user_time(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return ru.ru_utime.tv_sec * NS + ru.ru_utime.tv_usec * 1000ll;
+}
+
+static void poke(int fd)
+{
+    char c = 0;
+    /* Non-blocking: a full pipe already says everything. */
+    ssize_t n = write(fd, &c, 1);
+    (void)n;
+}
+
+static void drain(int fd)
+{
+    char buf[64];
+    while (read(fd, buf, sizeof(buf)) > 0)
+        ;
+}
+
+static void post(int sig)
+{
+    atomic_fetch_or(&A.posted, SIGMASK_LINUX(sig));
+    poke(A.wake[1]);
+}
+
+static void kick(void)
+{
+    if (A.t && A.t->uc)
+        uc_emu_stop(A.t->uc);
+}
+
+/* Host handler: record, wake both threads; the timer thread stops the
+ * engine (uc_emu_stop is not async-signal-safe). */
+static void on_host_signal(int hsig, siginfo_t *si, void *uctx)
+{
+    (void)uctx;
+    int saved = errno;
+    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++) {
+        if (forwarded[i].host != hsig)
+            continue;
+        int g = forwarded[i].guest;
+        int code = SI_KERNEL_LINUX;
+        if (si->si_code == SI_USER)
+            code = SI_USER_LINUX;
+        else if (si->si_code == SI_QUEUE)
+            code = SI_QUEUE_LINUX;
+#ifdef SI_TKILL
+        else if (si->si_code == SI_TKILL)
+            code = SI_TKILL_LINUX;
+#endif
+        A.from_code[g] = code;
+        A.from_pid[g] = code == SI_KERNEL_LINUX ? 0 : si->si_pid;
+        A.from_uid[g] = code == SI_KERNEL_LINUX ? 0 : (sig_atomic_t)si->si_uid;
+        post(g);
+    }
+    poke(A.ctl[1]);
+    errno = saved;
+}
+
+/* SIGURG interrupts the main thread's blocking read or write (EINTR): no
+ * handler work, and no SA_RESTART.  POSIX, ignored by default, and never
+ * raised otherwise for the descriptors seccomp-emu holds. */
+#define INTERRUPT_SIGNAL SIGURG
+
+static void on_interrupt(int sig) { (void)sig; }
+
+static int ms_until(int64_t ns)
+{
+    if (ns <= 0)
+        return 0;
+    int64_t ms = (ns + 999999) / 1000000;
+    return ms > 1000 ? 1000 : (int)ms;
+}
+
+/* One pass over the clocks; returns how long the thread may sleep (ms). */
+static int check_timers(void)
+{
+    int64_t now = mono_now(), cpu = async_cpu_time(), user = user_time();
+    int wait = 1000;
+    g_mutex_lock(&A.lock);
+    if (A.real_at && now >= A.real_at) {
+        post(SIGALRM_LINUX);
+        if (A.real_every) {
+            /* hrtimer_forward: the next period after now, overruns skipped */
+            int64_t behind = (now - A.real_at) / A.real_every + 1;
+            A.real_at += behind * A.real_every;
+        } else
+            A.real_at = 0;
+    }
+    if (A.virt_at && user >= A.virt_at) {
+        post(SIGVTALRM_LINUX);
+        A.virt_at = A.virt_every ? A.virt_at + A.virt_every : 0;
+    }
+    if (A.prof_at && cpu >= A.prof_at) {
+        post(SIGPROF_LINUX);
+        A.prof_at = A.prof_every ? A.prof_at + A.prof_every : 0;
+    }
+    if (A.cpu_hard && cpu >= A.cpu_hard) {
+        atomic_store(&A.kill, KILL_CPU_HARD);
+        A.cpu_hard = 0;
+        poke(A.wake[1]);
+    } else if (A.cpu_soft && cpu >= A.cpu_soft) {
+        /* check_process_timers(): SIGXCPU, and the soft limit moves on by
+         * one second, which the guest's getrlimit shows. */
+        post(SIGXCPU_LINUX);
+        A.cpu_soft += NS;
+        atomic_store(&A.cpu_soft_now, (uint64_t)(A.cpu_soft / NS));
+        if (A.cpu_hard && A.cpu_soft > A.cpu_hard)
+            A.cpu_soft = 0;
+    }
+    if (A.timeout_at && now >= A.timeout_at) {
+        atomic_store(&A.kill, KILL_TIMEOUT);
+        A.timeout_at = 0;
+        poke(A.wake[1]);
+    }
+    /* CPU time advances at most as fast as wall time on the one guest
+     * thread, so its distance is a safe wall-clock sleep. */
+    if (A.real_at)
+        wait = MIN(wait, ms_until(A.real_at - now));
+    if (A.virt_at)
+        wait = MIN(wait, ms_until(A.virt_at - user));
+    if (A.prof_at)
+        wait = MIN(wait, ms_until(A.prof_at - cpu));
+    if (A.cpu_soft)
+        wait = MIN(wait, ms_until(A.cpu_soft - cpu));
+    if (A.cpu_hard)
+        wait = MIN(wait, ms_until(A.cpu_hard - cpu));
+    if (A.timeout_at)
+        wait = MIN(wait, ms_until(A.timeout_at - now));
+    g_mutex_unlock(&A.lock);
+    if (atomic_load(&A.posted) || atomic_load(&A.kill) || atomic_exchange(&A.rekick, false)) {
+        kick();
+        /* Repeated until taken: a kick or interrupt that lands just before
+         * the engine starts or the call blocks is lost. */
+        if (atomic_load(&A.in_io))
+            pthread_kill(A.main_thread, INTERRUPT_SIGNAL);
+        wait = MIN(wait, KICK_RETRY_MS);
+    }
+    return wait;
+}
+
+static gpointer timer_thread(gpointer data)
+{
+    (void)data;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    /* The two pipe ends it uses, and nothing of the guest's.  Where the
+     * host cannot (false), the table stays shared: each guest read and
+     * write pays a file reference, and nothing else changes. */
+    int keep[2] = { A.ctl[0], A.wake[1] };
+    (void)host_tune_private_fds(keep, 2);
+    g_mutex_lock(&A.lock);
+    A.ready = true;
+    g_cond_signal(&A.ready_cond);
+    g_mutex_unlock(&A.lock);
+    for (;;) {
+        int wait = check_timers();
+        struct pollfd p = { .fd = A.ctl[0], .events = POLLIN };
+        int n = poll(&p, 1, wait);
+        if (n > 0)
+            drain(A.ctl[0]);
+    }
+    return NULL;
+}
+
+static err_t open_pipe(int fds[2])
+{
+    if (pipe(fds) != 0)
+        return err_new("pipe: %s", g_strerror(errno));
+    for (int i = 0; i < 2; i++)
+        if (fcntl(fds[i], F_SETFL, O_NONBLOCK) != 0 || fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0)
+            return err_new("fcntl on a pipe: %s", g_strerror(errno));
+    return OK;
+}
+
+err_t async_start(struct task *t)
+{
+    A.t = t;
+    g_mutex_init(&A.lock);
+    g_cond_init(&A.ready_cond);
+    err_t e;
+    if ((e = open_pipe(A.wake)) || (e = open_pipe(A.ctl)))
+        return e;
+    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_host_signal;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigfillset(&sa.sa_mask);
+        if (sigaction(forwarded[i].host, &sa, NULL) != 0)
+            return err_new("sigaction(%d): %s", forwarded[i].host, g_strerror(errno));
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(INTERRUPT_SIGNAL, &sa, NULL) != 0)
+        return err_new("sigaction(SIGURG): %s", g_strerror(errno));
+    /* seccomp-emu must hear these even when its parent blocked them; the
+     * guest keeps that block in its own mask (signal.c), so a forwarded
+     * signal waits there as it would natively. */
+    sigset_t need;
+    sigemptyset(&need);
+    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++)
+        sigaddset(&need, forwarded[i].host);
+    sigaddset(&need, INTERRUPT_SIGNAL);
+    if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
+        return err_new("pthread_sigmask: %s", g_strerror(errno));
+    A.main_thread = pthread_self();
+    GError *gerr = NULL;
+    A.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
+    if (!A.thread) {
+        e = err_new("timer thread: %s", gerr->message);
+        g_error_free(gerr);
+        return e;
+    }
+    /* Before the self-sandbox, which has no close_range, and before the
+     * guest's first read. */
+    g_mutex_lock(&A.lock);
+    while (!A.ready)
+        g_cond_wait(&A.ready_cond, &A.lock);
+    g_mutex_unlock(&A.lock);
+    return OK;
+}
+
+void async_rekick(void)
+{
+    atomic_store(&A.rekick, true);
+    poke(A.ctl[1]);
+}
+
+static const char *timer_why(int sig)
+{
+    switch (sig) {
+    case SIGALRM_LINUX:
+        return "alarm or ITIMER_REAL expired";
+    case SIGVTALRM_LINUX:
+        return "ITIMER_VIRTUAL expired";
+    case SIGPROF_LINUX:
+        return "ITIMER_PROF expired";
+    case SIGXCPU_LINUX:
+        return "CPU time soft limit reached (RLIMIT_CPU, --cpu-time)";
+    default:
+        return NULL;
+    }
+}
+
+void async_take(struct task *t)
+{
+    /* The common case, on every blocking call: nothing posted, no system
+     * call spent. */
+    if (!atomic_load_explicit(&A.posted, memory_order_relaxed) &&
+        !atomic_load_explicit(&A.kill, memory_order_relaxed) &&
+        !atomic_load_explicit(&A.cpu_soft_now, memory_order_relaxed))
+        return;
+    if (A.wake[0] >= 0)
+        drain(A.wake[0]);
+    uint64_t soft = atomic_exchange(&A.cpu_soft_now, 0);
+    if (soft)
+        t->rlim[RLIMIT_CPU_LINUX].cur = MIN(soft, t->rlim[RLIMIT_CPU_LINUX].max);
+    int k = atomic_exchange(&A.kill, KILL_NONE);
+    if (k == KILL_CPU_HARD) {
+        task_kill(t, SIGKILL_LINUX, g_strdup(A.cpu_hard_reason));
+        return;
+    }
+    if (k == KILL_TIMEOUT) {
+        task_kill(t, SIGKILL_LINUX, g_strdup(A.timeout_reason));
+        return;
+    }
+    uint64_t bits = atomic_exchange(&A.posted, 0);
+    for (int sig = 1; bits; sig++, bits >>= 1) {
+        if (!(bits & 1))
+            continue;
+        const char *why = timer_why(sig);
+        if (why) {
+            signal_kernel(t, sig, why);
+            continue;
+        }
+        /* Forwarded from the host: as the sender sent it, to the process. */
+        struct ksiginfo info = { .signo = sig, .code = A.from_code[sig], .pid = A.from_pid[sig],
+                                 .uid = (uint32_t)A.from_uid[sig], .shared = true };
+        signal_send(t, &info, NULL);
+    }
+}
+
+/* Relaxed: the timer thread keeps interrupting every millisecond while
+ * something is posted, so an ordering race only delays, never loses. */
+bool async_io_begin(struct task *t)
+{
+    atomic_store_explicit(&A.in_io, true, memory_order_relaxed);
+    async_take(t);
+    if (t->state != TASK_RUNNING || signal_deliverable(t)) {
+        atomic_store_explicit(&A.in_io, false, memory_order_relaxed);
+        return false;
+    }
+    return true;
+}
+
+void async_io_end(void)
+{
+    atomic_store_explicit(&A.in_io, false, memory_order_relaxed);
+}
+
+int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left)
+{
+    int64_t until = timeout_ns >= 0 ? mono_now() + timeout_ns : -1;
+    int result;
+    for (;;) {
+        async_take(t);
+        if (t->state != TASK_RUNNING || signal_deliverable(t)) {
+            result = -1;
+            break;
+        }
+        struct pollfd p[2] = {
+            { .fd = A.wake[0], .events = POLLIN },
+            { .fd = fd, .events = writing ? POLLOUT : POLLIN },
+        };
+        int wait = -1;
+        if (until >= 0) {
+            int64_t rest = until - mono_now();
+            if (rest <= 0) {
+                result = 0;
+                break;
+            }
+            wait = (int)MIN((rest + 999999) / 1000000, (int64_t)G_MAXINT);
+        }
+        int n = poll(p, fd >= 0 ? 2 : 1, wait);
+        if (n < 0 && errno != EINTR) {
+            /* poll itself refused the descriptor: let the real call say why */
+            result = 1;
+            break;
+        }
+        if (n > 0 && fd >= 0 && p[1].revents) {
+            result = 1;
+            break;
+        }
+    }
+    if (left)
+        *left = until >= 0 ? MAX(until - mono_now(), 0) : 0;
+    return result;
+}
+
+void async_itimer(int which, const struct async_itimer *set, struct async_itimer *old)
+{
+    g_mutex_lock(&A.lock);
+    int64_t now;
+    int64_t *at, *every;
+    switch (which) {
+    case ITIMER_REAL_LINUX:
+        now = mono_now();
+        at = &A.real_at;
+        every = &A.real_every;
+        break;
+    case ITIMER_VIRTUAL_LINUX:
+        now = user_time();
+        at = &A.virt_at;
+        every = &A.virt_every;
+        break;
+    default:
+        now = async_cpu_time();
+        at = &A.prof_at;
+        every = &A.prof_every;
+        break;
+    }
+    if (old) {
+        old->interval = *every;
+        old->value = 0;
+        if (*at) {
+            /* A timer at or past its expiry reads as about to fire. */
+            int64_t rest = *at - now;
+            old->value = rest > 0 ? rest
+                         : which == ITIMER_REAL_LINUX ? 1000 : 4000000 /* TICK_NSEC */;
+        }
+    }
+    if (set) {
+        /* The interval is kept even while the timer is disarmed. */
+        *at = set->value ? now + set->value : 0;
+        *every = set->interval;
+    }
+    g_mutex_unlock(&A.lock);
+    if (set)
+        poke(A.ctl[1]);
+}
+
+void async_set_cpu_limit(uint64_t soft, uint64_t hard)
+{
+    /* check_process_timers() looks at RLIMIT_CPU only when the soft limit
+     * is finite: an infinite soft limit disables the hard one too. */
+    if (soft == UINT64_MAX)
+        hard = UINT64_MAX;
+    g_mutex_lock(&A.lock);
+    A.cpu_soft = soft == UINT64_MAX || soft > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)soft * NS;
+    A.cpu_hard = hard == UINT64_MAX || hard > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)hard * NS;
+    /* Linux checks the hard limit first: with soft == hard, SIGKILL. */
+    if (A.cpu_hard && A.cpu_soft >= A.cpu_hard)
+        A.cpu_soft = 0;
+    g_snprintf(A.cpu_hard_reason, sizeof(A.cpu_hard_reason),
+               "killed by SIGKILL: CPU time limit of %" G_GUINT64_FORMAT
+               " s reached (RLIMIT_CPU, --cpu-time)", hard);
+    g_mutex_unlock(&A.lock);
+    if (A.ctl[1] >= 0)
+        poke(A.ctl[1]);
+}
+
+void async_set_timeout(int64_t ns, const char *reason)
+{
+    g_mutex_lock(&A.lock);
+    A.timeout_at = mono_now() + ns;
+    A.timeout_reason = reason;
+    g_mutex_unlock(&A.lock);
+    if (A.ctl[1] >= 0)
+        poke(A.ctl[1]);
+}

@@ -1,0 +1,62 @@
+/* Signal frames as the Linux x86 ABI lays them out on the user stack:
+ * x86_64's rt_sigframe (arch/x86/kernel/signal_64.c) and ia32's sigframe
+ * and rt_sigframe (signal_32.c), with ucontext, sigcontext, siginfo and
+ * the FXSAVE image.  The builders write guest memory and compute the
+ * handler's entry state; the restorers read a frame back for sigreturn,
+ * honouring whatever the handler edited. */
+#ifndef EMU_KERNEL_SIGFRAME_H
+#define EMU_KERNEL_SIGFRAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/engine/mem.h"
+#include "emu/kernel/sigstate.h"
+#include "emu/engine/uctx.h"
+
+struct sigaltstack_k {
+    uint64_t sp, size;
+    uint32_t flags; /* as the task holds them (SS_AUTODISARM, SS_DISABLE) */
+};
+
+/* Everything a frame records, gathered by the delivery code. */
+struct sigframe_in {
+    int sig;
+    const struct ksiginfo *info;
+    const struct ksigaction *ka;
+    const struct uctx *regs; /* the interrupted user state */
+    uint64_t mask;           /* restored by sigreturn */
+    struct sigaltstack_k ss;
+    int trapno;              /* thread.trap_nr, error_code, cr2 */
+    uint64_t err, cr2;
+    uint64_t vdso_sigreturn, vdso_rt_sigreturn; /* ia32 default restorers */
+};
+
+/* What sigreturn found in the frame. */
+struct sigreturn_out {
+    struct uctx regs;
+    uint64_t mask;
+    bool has_ss; /* rt frames carry the alternate stack to restore */
+    struct sigaltstack_k ss;
+};
+
+/* Is `sp` on the alternate stack (on_sig_stack)? */
+bool sigframe_on_altstack(const struct sigaltstack_k *ss, uint64_t sp);
+
+/* Build the frame; `out` becomes the handler's entry state.  False when
+ * the frame cannot be written (the kernel's force_sigsegv case). */
+bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct uctx *out);
+bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, struct uctx *out);
+
+/* Read the frame sigreturn (ia32, !rt), rt_sigreturn (rt) finds at the
+ * current stack pointer; `cur` is the state at the call.  False on a bad
+ * frame (SIGSEGV). */
+bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur,
+                             struct sigreturn_out *out);
+bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt,
+                           struct sigreturn_out *out);
+
+/* siginfo in the ABI's layout (128 bytes). */
+void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128]);
+
+#endif

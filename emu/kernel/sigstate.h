@@ -1,0 +1,75 @@
+/* The kernel's per-task signal state (task_struct's sighand, blocked,
+ * pending, sas_ss_*), as plain data embedded in struct task.  emu/kernel/signal.c
+ * owns it. */
+#ifndef EMU_SIGSTATE_H
+#define EMU_SIGSTATE_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "abi/abi.h"
+#include "emu/engine/uctx.h"
+
+#define NSIG_LINUX_ALL 64
+
+/* One signal's information, as the kernel's kernel_siginfo holds it; the
+ * frame code lays it out per ABI. */
+struct ksiginfo {
+    int signo, errno_, code;
+    int32_t pid;
+    uint32_t uid;
+    int32_t tid, overrun; /* SI_TIMER */
+    uint64_t value;       /* sigval: SI_QUEUE, SI_TIMER */
+    uint64_t addr;        /* faults */
+    bool raw_valid;       /* rt_sigqueueinfo: the sender's own bytes */
+    uint8_t raw[128];
+    /* Not siginfo: what the fault leaves in thread.trap_nr/error_code/cr2. */
+    const char *why; /* static text for the stderr line of a death */
+    bool shared;     /* queued on the process, not the thread */
+    bool is_fault;
+    int trapno;
+    uint64_t err, cr2;
+};
+
+struct ksigaction {
+    uint64_t handler; /* SIG_DFL_LINUX, SIG_IGN_LINUX or an address */
+    uint64_t flags;
+    uint64_t restorer;
+    uint64_t mask;
+};
+
+struct sigstate {
+    struct ksigaction action[NSIG_LINUX_ALL + 1];
+    uint64_t blocked;    /* bit sig-1 */
+    /* Linux keeps two pending sets: the thread's own (tkill, tgkill,
+     * faults: private) and the process's (kill, timers: shared).  Each
+     * holds a standard signal at most once, so one of each can wait. */
+    uint64_t pending[2]; /* bit sig-1: at least one queued */
+    GArray *queue;       /* struct ksiginfo, in arrival order */
+
+    uint64_t ss_sp, ss_size; /* sigaltstack */
+    uint32_t ss_flags;
+
+    uint64_t saved_mask; /* sigsuspend's: restored once a handler is set up */
+    bool restore_mask;
+
+    /* thread.trap_nr, error_code, cr2 of the last fault: every frame shows
+     * them, as Linux's do. */
+    int trapno;
+    uint64_t err, cr2;
+
+    /* The system call the engine stopped after, for restarts. */
+    bool after_call;
+    enum entry entry;
+    int64_t nr;
+    bool sysenter_done; /* stopped on the sysenter stub with its result */
+
+    /* sigreturn's context, installed when the engine has stopped. */
+    bool ctx_pending;
+    struct uctx ctx;
+
+    bool fault_raised; /* a fault was taken in this run of the engine */
+};
+
+#endif

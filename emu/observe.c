@@ -1,5 +1,0 @@
-#include "emu/observe.h"
-
-void (*mode_observer)(struct task *t, const struct mode_event *ev);
-void (*signal_observer)(struct task *t, const struct signal_event *ev);
-void (*end_observer)(struct task *t);

@@ -1,0 +1,85 @@
+/* The Linux personality seccomp-emu offers before strict mode: every call
+ * here is emulated inside; only reads and writes on granted descriptors
+ * reach the host.  Handlers return a result or a negative errno_LINUX. */
+#ifndef EMU_SYS_H
+#define EMU_SYS_H
+
+#include <stdint.h>
+
+#include "abi/abi.h"
+#include "emu/kernel/task.h"
+
+/* A handler returns the value the guest sees in eax/rax: a result, or a
+ * negative Linux errno. */
+typedef int64_t (*sys_fn)(struct task *t, const uint64_t a[6]);
+
+/* One emulated call.  `arity` is how many arguments its handler reads:
+ * the trap path fetches registers past the third only for calls that take
+ * them (each Unicorn register read costs), so a handler must not read
+ * a[arity] and beyond.  `fmt` has one letter per argument, for traces
+ * (emu/trace/trace_format.c decodes them the way strace prints them):
+ * d int, l signed word, u unsigned word, x hex, o octal (a mode), p pointer,
+ * s path string, b buffer written by the guest (length in the next
+ * argument), B buffer filled by the call (shown up to the result), and
+ * constants by name: D dirfd (AT_FDCWD), O open flags, P mmap prot, M mmap
+ * flags, W lseek whence, C clock id, R rlimit resource, A arch_prctl code,
+ * I ioctl request, c fcntl command, m madvise advice, S seccomp operation,
+ * K prctl option (it decides how many arguments follow). */
+struct syscall_desc {
+    int nr;
+    const char *name;
+    uint8_t arity;
+    const char *fmt;
+    sys_fn fn;
+};
+
+/* The emulated call `nr` of `abi`, or NULL: the call answers -ENOSYS. */
+const struct syscall_desc *sys_lookup(const struct abi *abi, int64_t nr);
+
+/* An argument as the call's ABI sees it: compat calls (int $0x80, also
+ * from 64-bit code) take 32-bit values. */
+static inline uint64_t uarg(const struct task *t, uint64_t v)
+{
+    return t->call_abi->bits == 32 ? (uint32_t)v : v;
+}
+
+#define SYS(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
+
+/* sys_io.c: descriptors */
+SYS(read); SYS(write); SYS(readv); SYS(writev); SYS(pread64); SYS(pwrite64);
+SYS(open); SYS(openat); SYS(close); SYS(lseek); SYS(llseek);
+SYS(ioctl); SYS(fcntl); SYS(dup); SYS(dup2); SYS(dup3);
+
+/* sys_stat.c: the stat family on descriptors */
+SYS(fstat); SYS(fstat_compat); SYS(fstat64); SYS(newfstatat); SYS(fstatat64); SYS(statx); SYS(stat_path);
+
+/* sys_mm.c: memory */
+SYS(brk); SYS(mmap); SYS(old_mmap); SYS(mmap2); SYS(munmap); SYS(mprotect); SYS(mremap);
+SYS(madvise);
+
+/* sys_proc.c: identity, limits, thread state, randomness, exit */
+SYS(exit); SYS(exit_group); SYS(getpid); SYS(gettid); SYS(getppid); SYS(getpgrp);
+SYS(getuid); SYS(geteuid); SYS(getgid); SYS(getegid); SYS(uname);
+SYS(prlimit64); SYS(getrlimit); SYS(old_getrlimit); SYS(setrlimit);
+SYS(set_tid_address); SYS(set_robust_list); SYS(rseq); SYS(arch_prctl);
+SYS(set_thread_area); SYS(get_thread_area); SYS(getrandom); SYS(readlink);
+SYS(readlinkat); SYS(sched_yield); SYS(prctl); SYS(seccomp);
+
+
+/* sys_time.c: clocks */
+SYS(clock_gettime); SYS(clock_gettime64); SYS(clock_getres); SYS(clock_getres64);
+SYS(gettimeofday); SYS(time); SYS(nanosleep); SYS(clock_nanosleep);
+
+/* sys_signal.c: signals */
+SYS(rt_sigreturn); SYS(sigreturn); SYS(rt_sigaction); SYS(sigaction); SYS(signal);
+SYS(rt_sigprocmask); SYS(sigprocmask); SYS(rt_sigpending); SYS(sigpending);
+SYS(rt_sigsuspend); SYS(sigsuspend); SYS(pause); SYS(rt_sigtimedwait); SYS(kill);
+SYS(tkill); SYS(tgkill); SYS(rt_sigqueueinfo); SYS(rt_tgsigqueueinfo); SYS(sigaltstack);
+
+/* itimer.c: interval timers */
+SYS(alarm); SYS(setitimer); SYS(getitimer);
+
+/* Host errno to Linux errno: the numbers differ on macOS and the BSDs. */
+int errno_to_linux(int host_errno);
+
+#endif

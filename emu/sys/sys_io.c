@@ -1,0 +1,430 @@
+/* read, write and their vector forms go to the host descriptor directly
+ * from guest memory, so the guest gets exactly the host's partial counts. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "abi/linux.h"
+#include "abi/signal_linux.h"
+#include "emu/kernel/async.h"
+#include "emu/engine/host_tune.h"
+#include "emu/kernel/limits.h"
+#include "emu/kernel/seccomp.h"
+#include "emu/kernel/signal.h"
+#include "emu/sys/sys.h"
+#include "emu/sys/sys_host.h"
+
+/* access_ok(): a range reaching past the 64-bit user limit is refused
+ * before anything else, for compat callers too (TASK_SIZE_MAX). */
+static bool access_ok(uint64_t buf, uint64_t count)
+{
+    return count <= TASK_SIZE_64_LINUX && buf <= TASK_SIZE_64_LINUX - count;
+}
+
+#define MAX_HOST_IOV 64
+
+static int64_t host_result(struct task *t, ssize_t n)
+{
+    if (n >= 0)
+        return n;
+    int e = errno_to_linux(errno);
+    if (e == EPIPE_LINUX)
+        signal_post(t, SIGPIPE_LINUX); /* the kernel sends it with -EPIPE */
+    return -e;
+}
+
+/* Host iovecs for a guest buffer: its mapped pieces, then the guard for
+ * whatever is not mapped, so the host kernel meets the fault where Linux
+ * would and answers with its own rules.  Returns the count of iovecs. */
+static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, struct iovec *iov,
+                     int max)
+{
+    uint64_t covered = 0;
+    int n = 0;
+    if (len)
+        n = mm_iovecs(&t->mm, buf, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov,
+                      max - 1, &covered);
+    if (covered < len) {
+        iov[n].iov_base = mm_guard();
+        iov[n].iov_len = len - covered;
+        n++;
+    }
+    return n;
+}
+
+/* A descriptor open only the other way answers EBADF before anything else
+ * (vfs_read/vfs_write check f_mode first).  The host call itself says so;
+ * this is asked only where seccomp-emu answers before making one: a bad
+ * range (EFAULT) and the output limit (SIGXFSZ).  Not on every call: the
+ * fcntl cost a quarter of a microsecond per write. */
+static bool wrong_direction(int host, bool writing)
+{
+    int fl = fcntl(host, F_GETFL);
+    return fl >= 0 && (fl & O_ACCMODE) == (writing ? O_RDONLY : O_WRONLY);
+}
+
+static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, bool writing,
+                       int64_t offset)
+{
+    if (!access_ok(buf, count))
+        return wrong_direction(host, writing) ? -EBADF_LINUX : -EFAULT_LINUX;
+    if (count > MAX_RW_COUNT_LINUX)
+        count = MAX_RW_COUNT_LINUX;
+    if (writing && count) {
+        /* RLIMIT_FSIZE, applied to everything the guest writes. */
+        if (limits_output_left(t) == 0 && wrong_direction(host, writing))
+            return -EBADF_LINUX;
+        int64_t allow = limits_output_allow(t, count);
+        if (allow < 0)
+            return -EFBIG_LINUX;
+        count = (uint64_t)allow;
+    }
+    struct iovec iov[MAX_HOST_IOV];
+    int n = guest_iov(t, buf, count, writing, iov, MAX_HOST_IOV);
+    ssize_t r;
+    if (n == 0) {
+        char dummy;
+        r = writing ? write(host, &dummy, 0) : read(host, &dummy, 0);
+    } else {
+        /* A blocking descriptor must still give way to a signal the guest
+         * handles or dies of (SA_RESTART decides on delivery): the timer
+         * thread interrupts the call, EINTR. */
+        for (;;) {
+            if (!async_io_begin(t))
+                return -ERESTARTSYS_LINUX;
+            if (n == 1) {
+                /* One piece, nearly every call: the plain calls spare the
+                 * kernel its iovec import, a fifth of a one-byte write's
+                 * cost (bench/). */
+                void *p = iov[0].iov_base;
+                size_t len = iov[0].iov_len;
+                if (offset >= 0)
+                    r = writing ? pwrite(host, p, len, offset) : pread(host, p, len, offset);
+                else
+                    r = writing ? host_write(host, p, len) : host_read(host, p, len);
+            } else if (offset >= 0)
+                r = writing ? pwritev(host, iov, n, offset) : preadv(host, iov, n, offset);
+            else
+                r = writing ? writev(host, iov, n) : readv(host, iov, n);
+            int err = errno;
+            async_io_end();
+            errno = err;
+            if (!(r < 0 && err == EINTR))
+                break;
+        }
+    }
+    if (!writing && r > 0)
+        mm_written(&t->mm, buf, (uint64_t)r);
+    if (writing && r > 0)
+        limits_output_done(t, r);
+    return host_result(t, r);
+}
+
+static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t offset)
+{
+    struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
+    if (!g)
+        return -EBADF_LINUX;
+    uint64_t buf = a[1], count = a[2];
+    if (t->call_abi->bits == 32) {
+        buf = (uint32_t)buf;
+        count = (uint32_t)count;
+    }
+    if (g->kind == GFD_PROC_SECCOMP) {
+        if (offset >= 0)
+            return -ESPIPE_LINUX;
+        if (writing)
+            return seccomp_proc_write(t, buf, count);
+        return seccomp_proc_read(t, &g->pos, buf, count);
+    }
+    return rw_host(t, g->host, buf, count, writing, offset);
+}
+
+SYS(read) { return do_rw(t, a, false, -1); }
+SYS(write) { return do_rw(t, a, true, -1); }
+
+static int64_t pos_arg(struct task *t, const uint64_t a[6])
+{
+    /* i386 passes the 64-bit offset in two registers, low word first. */
+    if (t->call_abi->bits == 32)
+        return (int64_t)((uint32_t)a[3] | ((uint64_t)(uint32_t)a[4] << 32));
+    return (int64_t)a[3];
+}
+
+SYS(pread64)
+{
+    int64_t off = pos_arg(t, a);
+    if (off < 0)
+        return -EINVAL_LINUX;
+    return do_rw(t, a, false, off);
+}
+
+SYS(pwrite64)
+{
+    int64_t off = pos_arg(t, a);
+    if (off < 0)
+        return -EINVAL_LINUX;
+    return do_rw(t, a, true, off);
+}
+
+static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
+{
+    struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
+    if (!g)
+        return -EBADF_LINUX;
+    uint64_t vec = a[1];
+    uint64_t cnt = (uint32_t)a[2];
+    bool compat = t->call_abi->bits == 32;
+    if (compat)
+        vec = (uint32_t)vec;
+    if (cnt == 0)
+        return 0;
+    if (cnt > UIO_MAXIOV_LINUX)
+        return -EINVAL_LINUX;
+    size_t esz = compat ? 8 : 16;
+    g_autofree uint8_t *raw = g_malloc(cnt * esz);
+    if (!mm_read(&t->mm, vec, raw, cnt * esz))
+        return -EFAULT_LINUX;
+    if (g->kind != GFD_HOST)
+        return -EINVAL_LINUX;
+
+    /* import_iovec: lengths are checked and the total clamped first; each
+     * segment then becomes its mapped pieces plus the guard for the rest. */
+    uint64_t total = 0, budget = writing ? limits_output_left(t) : UINT64_MAX;
+    bool over_budget = false;
+    struct iovec host[UIO_MAXIOV_LINUX];
+    int n = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        uint64_t base, len;
+        if (compat) {
+            uint32_t w[2];
+            memcpy(w, raw + i * 8, 8);
+            base = w[0];
+            len = w[1];
+            if ((int32_t)len < 0)
+                return -EINVAL_LINUX;
+        } else {
+            memcpy(&base, raw + i * 16, 8);
+            memcpy(&len, raw + i * 16 + 8, 8);
+            if ((int64_t)len < 0)
+                return -EINVAL_LINUX;
+        }
+        if (len > MAX_RW_COUNT_LINUX - total)
+            len = MAX_RW_COUNT_LINUX - total;
+        if (!access_ok(base, len))
+            return -EFAULT_LINUX;
+        if (len > budget - total) {
+            /* RLIMIT_FSIZE: a write stops short at the limit. */
+            len = budget - total;
+            over_budget = true;
+        }
+        total += len;
+        if (len && n < UIO_MAXIOV_LINUX)
+            n += guest_iov(t, base, len, writing, host + n, UIO_MAXIOV_LINUX - n);
+    }
+    if (over_budget && total == 0) {
+        if (wrong_direction(g->host, writing))
+            return -EBADF_LINUX;
+        if (limits_output_allow(t, 1) < 0)
+            return -EFBIG_LINUX;
+    }
+    if (n == 0)
+        return rw_host(t, g->host, 0, 0, writing, -1);
+    ssize_t r;
+    for (;;) {
+        if (!async_io_begin(t))
+            return -ERESTARTSYS_LINUX;
+        r = writing ? writev(g->host, host, n) : readv(g->host, host, n);
+        int err = errno;
+        async_io_end();
+        errno = err;
+        if (!(r < 0 && err == EINTR))
+            break;
+    }
+    if (writing && r > 0)
+        limits_output_done(t, r);
+    if (!writing && r > 0) {
+        /* The host may have written into code: without the guest address
+         * of each piece at hand, drop every translation (readv is rare). */
+        uc_ctl_remove_cache(t->uc, 0, UINT64_MAX);
+    }
+    return host_result(t, r);
+}
+
+SYS(readv) { return do_rwv(t, a, false); }
+SYS(writev) { return do_rwv(t, a, true); }
+
+static bool is_proc_seccomp(struct task *t, const char *path)
+{
+    char pid_path[64];
+    g_snprintf(pid_path, sizeof(pid_path), "/proc/%d/seccomp", (int)getpid());
+    return !strcmp(path, "/proc/self/seccomp") || !strcmp(path, pid_path) ||
+           !strcmp(path, "/proc/thread-self/seccomp");
+    (void)t;
+}
+
+static int64_t do_open(struct task *t, uint64_t upath, int flags)
+{
+    char path[4096];
+    if (t->call_abi->bits == 32)
+        upath = (uint32_t)upath;
+    int r = mm_read_string(&t->mm, upath, path, sizeof(path));
+    if (r < 0)
+        return r;
+    /* The guest sees no file system.  Under the 2.6.11 profile the seed's
+     * /proc/self/seccomp exists, emulated; today's kernels have no such
+     * file, which is -ENOENT like every other path. */
+    if (t->profile == PROFILE_2611 && is_proc_seccomp(t, path)) {
+        if (flags & O_CREAT_LINUX)
+            return -EACCES_LINUX;
+        int fd = fdtable_alloc(&t->fds);
+        if (fd < 0)
+            return fd;
+        t->fds.fd[fd] = (struct gfd){ .kind = GFD_PROC_SECCOMP };
+        return fd;
+    }
+    return -ENOENT_LINUX;
+}
+
+SYS(open) { return do_open(t, a[0], (int)a[1]); }
+
+SYS(openat)
+{
+    return do_open(t, a[1], (int)a[2]);
+}
+
+SYS(close) { return fdtable_close(&t->fds, (int)a[0]); }
+
+static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
+{
+    struct gfd *g = fdtable_get(&t->fds, fd);
+    if (!g)
+        return -EBADF_LINUX;
+    if (whence < SEEK_SET_LINUX || whence > SEEK_END_LINUX)
+        return -EINVAL_LINUX;
+    if (g->kind == GFD_PROC_SECCOMP) {
+        /* The seed's file used the default llseek: any position >= 0. */
+        int64_t base = whence == SEEK_SET_LINUX ? 0 : whence == SEEK_CUR_LINUX ? (int64_t)g->pos : -1;
+        if (base < 0 || base + off < 0)
+            return -EINVAL_LINUX;
+        g->pos = (uint64_t)(base + off);
+        return (int64_t)g->pos;
+    }
+    static const int host_whence[] = { SEEK_SET, SEEK_CUR, SEEK_END };
+    off_t r = lseek(g->host, (off_t)off, host_whence[whence]);
+    if (r < 0)
+        return -errno_to_linux(errno);
+    return (int64_t)r;
+}
+
+SYS(lseek)
+{
+    int64_t off = t->call_abi->bits == 32 ? (int64_t)(int32_t)a[1] : (int64_t)a[1];
+    int64_t r = do_lseek(t, (int)a[0], off, (int)a[2]);
+    /* The 32-bit lseek cannot report offsets past 2 GiB. */
+    if (t->call_abi->bits == 32 && r > INT32_MAX)
+        return -75; /* EOVERFLOW */
+    return r;
+}
+
+SYS(llseek)
+{
+    int64_t off = (int64_t)(((uint64_t)(uint32_t)a[1] << 32) | (uint32_t)a[2]);
+    int64_t r = do_lseek(t, (int)a[0], off, (int)a[4]);
+    if (r < 0)
+        return r;
+    if (!mm_write(&t->mm, (uint32_t)a[3], &r, 8))
+        return -EFAULT_LINUX;
+    return 0;
+}
+
+SYS(ioctl)
+{
+    struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
+    if (!g)
+        return -EBADF_LINUX;
+    uint32_t cmd = (uint32_t)a[1];
+    uint64_t arg = t->call_abi->bits == 32 ? (uint32_t)a[2] : a[2];
+    if (g->kind != GFD_HOST)
+        return -ENOTTY_LINUX;
+    switch (cmd) {
+    case TCGETS_LINUX:
+    case TIOCGWINSZ_LINUX:
+        return host_tty_ioctl(t, g->host, cmd, arg);
+    default:
+        return -ENOTTY_LINUX;
+    }
+}
+
+SYS(fcntl)
+{
+    struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
+    if (!g)
+        return -EBADF_LINUX;
+    switch ((int)a[1]) {
+    case F_GETFD_LINUX:
+        return g->cloexec ? 1 : 0;
+    case F_SETFD_LINUX:
+        g->cloexec = a[2] & 1;
+        return 0;
+    case F_GETFL_LINUX: {
+        if (g->kind != GFD_HOST)
+            return O_RDWR_LINUX;
+        int fl = fcntl(g->host, F_GETFL);
+        if (fl < 0)
+            return -errno_to_linux(errno);
+        int acc = fl & O_ACCMODE;
+        return acc == O_RDONLY ? O_RDONLY_LINUX : acc == O_WRONLY ? O_WRONLY_LINUX : O_RDWR_LINUX;
+    }
+    default:
+        return -EINVAL_LINUX;
+    }
+}
+
+static int64_t dup_to(struct task *t, int64_t oldfd, int64_t newfd)
+{
+    struct gfd *g = fdtable_get(&t->fds, oldfd);
+    if (!g)
+        return -EBADF_LINUX;
+    if (newfd < 0 || newfd >= FD_MAX_GUEST)
+        return -EBADF_LINUX;
+    /* Guest descriptors are names for host ones; a dup is a second name. */
+    struct gfd copy = *g;
+    copy.cloexec = false;
+    /* An open newfd is closed first, silently, as dup2 does. */
+    if (fdtable_get(&t->fds, newfd))
+        fdtable_close(&t->fds, newfd);
+    t->fds.fd[newfd] = copy;
+    return newfd;
+}
+
+SYS(dup)
+{
+    int fd = fdtable_alloc(&t->fds);
+    if (!fdtable_get(&t->fds, (int)a[0]))
+        return -EBADF_LINUX;
+    if (fd < 0)
+        return fd;
+    return dup_to(t, (int)a[0], fd);
+}
+
+SYS(dup2)
+{
+    if (!fdtable_get(&t->fds, (int)a[0]))
+        return -EBADF_LINUX;
+    if ((int)a[0] == (int)a[1])
+        return (int)a[1];
+    return dup_to(t, (int)a[0], (int)a[1]);
+}
+
+SYS(dup3)
+{
+    if ((int)a[0] == (int)a[1] || (a[2] & ~02000000u))
+        return -EINVAL_LINUX;
+    int64_t r = dup_to(t, (int)a[0], (int)a[1]);
+    if (r >= 0)
+        t->fds.fd[r].cloexec = (a[2] & 02000000u) != 0;
+    return r;
+}

@@ -1,0 +1,325 @@
+/* Process-wide calls of the personality: identity, limits, thread state,
+ * randomness, exit.  None of them acts on the host; the few that read it
+ * (ids, limits) only report what a native run would see. */
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/random.h> /* getentropy */
+#endif
+
+#include "abi/linux.h"
+#include "emu/engine/cpu.h"
+#include "emu/kernel/limits.h"
+#include "emu/kernel/seccomp.h"
+#include "emu/sys/sys.h"
+
+SYS(exit)
+{
+    task_exit(t, (int)(a[0] & 0xff));
+    return 0;
+}
+
+SYS(exit_group)
+{
+    task_exit(t, (int)(a[0] & 0xff));
+    return 0;
+}
+
+SYS(getpid) { (void)a, (void)t; return getpid(); }
+SYS(gettid) { (void)a, (void)t; return getpid(); /* one thread: tid == pid */ }
+SYS(getppid) { (void)a, (void)t; return getppid(); }
+SYS(getpgrp) { (void)a, (void)t; return getpgrp(); }
+SYS(getuid) { (void)a, (void)t; return getuid(); }
+SYS(geteuid) { (void)a, (void)t; return geteuid(); }
+SYS(getgid) { (void)a, (void)t; return getgid(); }
+SYS(getegid) { (void)a, (void)t; return getegid(); }
+
+SYS(uname)
+{
+    char u[6][65];
+    memset(u, 0, sizeof(u));
+    g_strlcpy(u[0], "Linux", 65);
+    g_strlcpy(u[1], "localhost", 65); /* the host's name is not the guest's business */
+    g_strlcpy(u[2], t->profile == PROFILE_2611 ? "2.6.11" : "6.1.0-seccomp-emu", 65);
+    g_strlcpy(u[3], "#1 SMP seccomp-emu", 65);
+    /* A 32-bit program on a 64-bit kernel sees x86_64 too. */
+    g_strlcpy(u[4], "x86_64", 65);
+    g_strlcpy(u[5], "(none)", 65);
+    return mm_write(&t->mm, uarg(t, a[0]), u, sizeof(u)) ? 0 : -EFAULT_LINUX;
+}
+
+/* Limits start as the host's, so the guest sees what a native child would,
+ * and only change inside the task. */
+void task_init_rlimits(struct task *t)
+{
+    static const struct {
+        int linux_, host;
+    } map[] = {
+        { RLIMIT_CPU_LINUX, RLIMIT_CPU },   { RLIMIT_FSIZE_LINUX, RLIMIT_FSIZE },
+        { RLIMIT_DATA_LINUX, RLIMIT_DATA }, { RLIMIT_STACK_LINUX, RLIMIT_STACK },
+        { RLIMIT_CORE_LINUX, RLIMIT_CORE }, { RLIMIT_NOFILE_LINUX, RLIMIT_NOFILE },
+        { RLIMIT_AS_LINUX, RLIMIT_AS },
+    };
+    for (int i = 0; i < RLIM_NLIMITS_LINUX; i++)
+        t->rlim[i].cur = t->rlim[i].max = RLIM_INFINITY_LINUX;
+    for (size_t i = 0; i < G_N_ELEMENTS(map); i++) {
+        struct rlimit r;
+        if (getrlimit(map[i].host, &r) == 0) {
+            t->rlim[map[i].linux_].cur = r.rlim_cur == RLIM_INFINITY ? RLIM_INFINITY_LINUX : r.rlim_cur;
+            t->rlim[map[i].linux_].max = r.rlim_max == RLIM_INFINITY ? RLIM_INFINITY_LINUX : r.rlim_max;
+        }
+    }
+    t->rlim[RLIMIT_NOFILE_LINUX].cur = MIN(t->rlim[RLIMIT_NOFILE_LINUX].cur, FD_MAX_GUEST);
+    t->rlim[RLIMIT_NOFILE_LINUX].max = MIN(t->rlim[RLIMIT_NOFILE_LINUX].max, FD_MAX_GUEST);
+}
+
+static int64_t set_limit(struct task *t, unsigned res, uint64_t cur, uint64_t max)
+{
+    if (cur > max)
+        return -EINVAL_LINUX;
+    if (max > t->rlim[res].max)
+        return -EPERM_LINUX; /* raising the hard limit needs privilege */
+    t->rlim[res].cur = cur;
+    t->rlim[res].max = max;
+    limits_rlimit_changed(t, res);
+    return 0;
+}
+
+SYS(prlimit64)
+{
+    int pid = (int)a[0];
+    unsigned res = (unsigned)a[1];
+    if (pid != 0 && pid != getpid())
+        return -ESRCH_LINUX; /* no other process exists for the guest */
+    if (res >= RLIM_NLIMITS_LINUX)
+        return -EINVAL_LINUX;
+    uint64_t newp = uarg(t, a[2]), oldp = uarg(t, a[3]);
+    uint64_t want[2];
+    if (newp && !mm_read(&t->mm, newp, want, sizeof(want)))
+        return -EFAULT_LINUX;
+    uint64_t old[2] = { t->rlim[res].cur, t->rlim[res].max };
+    if (newp) {
+        int64_t r = set_limit(t, res, want[0], want[1]);
+        if (r < 0)
+            return r;
+    }
+    if (oldp && !mm_write(&t->mm, oldp, old, sizeof(old)))
+        return -EFAULT_LINUX;
+    return 0;
+}
+
+static int64_t get_limit(struct task *t, const uint64_t a[6], uint32_t compat_inf)
+{
+    unsigned res = (unsigned)a[0];
+    if (res >= RLIM_NLIMITS_LINUX)
+        return -EINVAL_LINUX;
+    if (t->call_abi->bits == 64) {
+        uint64_t v[2] = { t->rlim[res].cur, t->rlim[res].max };
+        return mm_write(&t->mm, a[1], v, sizeof(v)) ? 0 : -EFAULT_LINUX;
+    }
+    uint32_t v[2];
+    for (int i = 0; i < 2; i++) {
+        uint64_t x = i ? t->rlim[res].max : t->rlim[res].cur;
+        v[i] = x > compat_inf ? compat_inf : (uint32_t)x;
+    }
+    return mm_write(&t->mm, (uint32_t)a[1], v, sizeof(v)) ? 0 : -EFAULT_LINUX;
+}
+
+SYS(getrlimit) { return get_limit(t, a, 0xffffffffu); }
+SYS(old_getrlimit) { return get_limit(t, a, 0x7fffffffu); }
+
+SYS(setrlimit)
+{
+    unsigned res = (unsigned)a[0];
+    if (res >= RLIM_NLIMITS_LINUX)
+        return -EINVAL_LINUX;
+    uint64_t v[2];
+    if (t->call_abi->bits == 64) {
+        if (!mm_read(&t->mm, a[1], v, sizeof(v)))
+            return -EFAULT_LINUX;
+    } else {
+        uint32_t w[2];
+        if (!mm_read(&t->mm, (uint32_t)a[1], w, sizeof(w)))
+            return -EFAULT_LINUX;
+        for (int i = 0; i < 2; i++)
+            v[i] = w[i] == 0xffffffffu ? RLIM_INFINITY_LINUX : w[i];
+    }
+    return set_limit(t, res, v[0], v[1]);
+}
+
+SYS(set_tid_address)
+{
+    t->clear_child_tid = uarg(t, a[0]);
+    return getpid();
+}
+
+SYS(set_robust_list)
+{
+    size_t want = t->call_abi->bits == 64 ? 24 : 12;
+    if (a[1] != want)
+        return -EINVAL_LINUX;
+    t->robust_list = uarg(t, a[0]);
+    t->robust_len = a[1];
+    return 0;
+}
+
+/* glibc and musl run fine without restartable sequences. */
+SYS(rseq) { (void)t, (void)a; return -ENOSYS_LINUX; }
+
+SYS(arch_prctl)
+{
+    if (t->call_abi->bits == 32)
+        return -EINVAL_LINUX; /* the compat call knows only vDSO mapping */
+    uint64_t addr = a[1];
+    switch ((int)a[0]) {
+    case ARCH_SET_FS_LINUX:
+    case ARCH_SET_GS_LINUX:
+        if (addr >= TASK_SIZE_64_LINUX)
+            return -EPERM_LINUX;
+        cpu_set_reg(t, (int)a[0] == ARCH_SET_FS_LINUX ? UC_X86_REG_FS_BASE : UC_X86_REG_GS_BASE,
+                    addr);
+        return 0;
+    case ARCH_GET_FS_LINUX:
+    case ARCH_GET_GS_LINUX: {
+        uint64_t v = cpu_reg(t, (int)a[0] == ARCH_GET_FS_LINUX ? UC_X86_REG_FS_BASE
+                                                                 : UC_X86_REG_GS_BASE);
+        return mm_write(&t->mm, addr, &v, 8) ? 0 : -EFAULT_LINUX;
+    }
+    default:
+        return -EINVAL_LINUX;
+    }
+}
+
+/* struct user_desc <-> GDT descriptor, as arch/x86/kernel/tls.c does it. */
+static void fill_desc(uint8_t d[8], const uint32_t u[4])
+{
+    uint32_t base = u[1], limit = u[2], f = u[3];
+    unsigned seg_32bit = f & 1, contents = (f >> 1) & 3, read_exec_only = (f >> 3) & 1,
+             limit_in_pages = (f >> 4) & 1, seg_not_present = (f >> 5) & 1,
+             useable = (f >> 6) & 1;
+    bool empty = base == 0 && limit == 0 && contents == 0 && read_exec_only == 1 &&
+                 seg_32bit == 0 && limit_in_pages == 0 && seg_not_present == 1 && useable == 0;
+    memset(d, 0, 8);
+    if (empty)
+        return;
+    uint32_t lo = (limit & 0xffff) | ((base & 0xffff) << 16);
+    uint32_t type = ((read_exec_only ^ 1) << 1) | (contents << 2) | 1;
+    uint32_t hi = ((base >> 16) & 0xff) | (type << 8) | (1u << 12) | (3u << 13) |
+                  ((seg_not_present ^ 1) << 15) | (limit & 0xf0000) | (useable << 20) |
+                  (seg_32bit << 22) | (limit_in_pages << 23) | (base & 0xff000000);
+    memcpy(d, &lo, 4);
+    memcpy(d + 4, &hi, 4);
+}
+
+SYS(set_thread_area)
+{
+    uint64_t up = (uint32_t)a[0];
+    uint32_t u[4];
+    if (!mm_read(&t->mm, up, u, sizeof(u)))
+        return -EFAULT_LINUX;
+    int idx = (int32_t)u[0];
+    if (idx == -1) {
+        for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES_LINUX; i++) {
+            static const uint8_t zero[8];
+            if (!memcmp(t->tls[i], zero, 8)) {
+                idx = GDT_ENTRY_TLS_MIN_LINUX + i;
+                break;
+            }
+        }
+        if (idx == -1)
+            return -ESRCH_LINUX;
+        u[0] = (uint32_t)idx;
+        if (!mm_write(&t->mm, up, &u[0], 4))
+            return -EFAULT_LINUX;
+    }
+    if (idx < GDT_ENTRY_TLS_MIN_LINUX || idx >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
+        return -EINVAL_LINUX;
+    unsigned contents = (u[3] >> 1) & 3, not_present = (u[3] >> 5) & 1;
+    if (contents == 3 && !not_present)
+        return -EINVAL_LINUX; /* no conforming code segments */
+    uint8_t d[8];
+    fill_desc(d, u);
+    memcpy(t->tls[idx - GDT_ENTRY_TLS_MIN_LINUX], d, 8);
+    err_t e = cpu_set_tls(t, (unsigned)idx, d);
+    if (e) {
+        err_free(e);
+        return -EINVAL_LINUX;
+    }
+    return 0;
+}
+
+SYS(get_thread_area)
+{
+    uint64_t up = (uint32_t)a[0];
+    uint32_t u[4];
+    if (!mm_read(&t->mm, up, u, 4))
+        return -EFAULT_LINUX;
+    int idx = (int32_t)u[0];
+    if (idx < GDT_ENTRY_TLS_MIN_LINUX || idx >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
+        return -EINVAL_LINUX;
+    const uint8_t *d = t->tls[idx - GDT_ENTRY_TLS_MIN_LINUX];
+    uint32_t lo, hi;
+    memcpy(&lo, d, 4);
+    memcpy(&hi, d + 4, 4);
+    u[1] = (lo >> 16) | ((hi & 0xff) << 16) | (hi & 0xff000000);
+    u[2] = (lo & 0xffff) | (hi & 0xf0000);
+    uint32_t type = (hi >> 8) & 0xf;
+    u[3] = ((hi >> 22) & 1) | (((type >> 2) & 3) << 1) | ((((type >> 1) & 1) ^ 1) << 3) |
+           (((hi >> 23) & 1) << 4) | ((((hi >> 15) & 1) ^ 1) << 5) | (((hi >> 20) & 1) << 6);
+    if (lo == 0 && hi == 0)
+        u[3] = (1 << 3) | (1 << 5); /* the empty descriptor */
+    return mm_write(&t->mm, up, u, sizeof(u)) ? 0 : -EFAULT_LINUX;
+}
+
+SYS(getrandom)
+{
+    unsigned flags = (unsigned)a[2];
+    if (flags & ~7u || (flags & 6u) == 6u) /* NONBLOCK|RANDOM|INSECURE; not both of the last */
+        return -EINVAL_LINUX;
+    uint64_t buf = uarg(t, a[0]), count = uarg(t, a[1]);
+    if (count > 0x7fffffff)
+        count = 0x7fffffff;
+    if (count == 0)
+        return 0;
+    struct iovec iov[64];
+    uint64_t covered;
+    int n = mm_iovecs(&t->mm, buf, count, PROT_WRITE_LINUX, iov, 64, &covered);
+    if (n == 0)
+        return -EFAULT_LINUX;
+    for (int i = 0; i < n; i++) {
+        uint8_t *p = iov[i].iov_base;
+        for (size_t left = iov[i].iov_len; left;) {
+            size_t k = MIN(left, 256); /* getentropy's limit */
+            if (getentropy(p, k) != 0)
+                return -EIO_LINUX;
+            p += k;
+            left -= k;
+        }
+    }
+    mm_written(&t->mm, buf, covered);
+    return (int64_t)covered;
+}
+
+static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_t size)
+{
+    char path[4096];
+    int r = mm_read_string(&t->mm, uarg(t, upath), path, sizeof(path));
+    if (r < 0)
+        return r;
+    char pid_exe[64];
+    g_snprintf(pid_exe, sizeof(pid_exe), "/proc/%d/exe", (int)getpid());
+    if (strcmp(path, "/proc/self/exe") && strcmp(path, pid_exe) &&
+        strcmp(path, "/proc/thread-self/exe"))
+        return -ENOENT_LINUX;
+    if ((int32_t)size <= 0)
+        return -EINVAL_LINUX;
+    size_t n = MIN(strlen(t->exe_path), (size_t)(int32_t)size);
+    return mm_write(&t->mm, uarg(t, ubuf), t->exe_path, n) ? (int64_t)n : -EFAULT_LINUX;
+}
+
+SYS(readlink) { return do_readlink(t, a[0], a[1], (int64_t)a[2]); }
+SYS(readlinkat) { return do_readlink(t, a[1], a[2], (int64_t)a[3]); }
+SYS(sched_yield) { (void)t, (void)a; return 0; }
+SYS(prctl) { return seccomp_prctl(t, a); }
+SYS(seccomp) { return seccomp_syscall(t, a); }

@@ -1,0 +1,171 @@
+#include "emu/sys/vdso_time.h"
+
+#include <string.h>
+
+#include "abi/linux.h"
+#include "abi/vdso.h"
+#include "emu/engine/cpu.h"
+#include "emu/kernel/signal.h"
+#include "emu/sys/timekeeping.h"
+
+err_t vdso_map(struct task *t)
+{
+    struct vdso_image img;
+    vdso_build(&img, t->is64, t->vendor == VENDOR_INTEL);
+    /* Top of the mmap area, where Linux puts it first. */
+    uint64_t at = mm_find_free(&t->mm, VDSO_SIZE, t->mm.mmap_base);
+    if (!at)
+        return err_new("no room for the vDSO");
+    uint8_t *host;
+    err_t e = mm_map_fixed(&t->mm, at, VDSO_SIZE, PROT_READ_LINUX | PROT_EXEC_LINUX, "[vdso]",
+                           &host);
+    if (e)
+        return e;
+    memcpy(host, img.bytes, VDSO_SIZE);
+    t->k.vdso = at;
+    if (t->is64) {
+        /* Where Linux returns a 64-bit task's compat sysenter (Intel):
+         * this vDSO's base plus the 32-bit image's landing pad, cut to 32
+         * bits by sysretl; a page nothing is mapped at, as a rule. */
+        struct vdso_image img32;
+        vdso_build(&img32, false, true);
+        t->k.int80_pad = (uint32_t)(at + img32.int80_pad);
+    } else {
+        t->k.vsyscall = at + img.vsyscall;
+        t->k.int80_pad = at + img.int80_pad;
+        t->k.vdso_sigreturn = at + img.sigreturn;
+        t->k.vdso_rt_sigreturn = at + img.rt_sigreturn;
+    }
+    t->k.vdso_code = at + VDSO_TEXT;
+    t->k.vdso_code_end = at + VDSO_SIZE;
+    for (int i = 0; i < VDSO_NFN; i++) {
+        t->k.vdso_fn[i] = img.fn[i] ? at + img.fn[i] : 0;
+        t->k.vdso_fn_done[i] = img.fn_done[i] ? at + img.fn_done[i] : 0;
+    }
+    return OK;
+}
+
+/* Arguments by the C calling convention of the ABI. */
+static uint64_t arg(struct task *t, int i)
+{
+    if (t->is64)
+        return cpu_reg(t, i == 0 ? UC_X86_REG_RDI : UC_X86_REG_RSI);
+    uint32_t sp = (uint32_t)cpu_reg(t, UC_X86_REG_ESP), v = 0;
+    mm_read(&t->mm, sp + 4 + 4 * (uint32_t)i, &v, 4); /* the caller's frame */
+    return v;
+}
+
+/* The high-resolution clocks read the TSC in the kernel's vDSO.  With the
+ * TSC off (strict mode) that rdtsc raises #GP: the task dies of SIGSEGV,
+ * as measured natively on a TSC/kvm-clock host. */
+static bool needs_tsc(int clk)
+{
+    return clk != CLOCK_REALTIME_COARSE_LINUX && clk != CLOCK_MONOTONIC_COARSE_LINUX;
+}
+
+static bool tsc_fault(struct task *t)
+{
+    if (!t->tsc_off)
+        return false;
+    signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+    return true;
+}
+
+/* Clocks the kernel's vDSO answers itself; the others take the syscall. */
+static bool vdso_clock(int clk)
+{
+    return clk == CLOCK_REALTIME_LINUX || clk == CLOCK_MONOTONIC_LINUX ||
+           clk == CLOCK_MONOTONIC_RAW_LINUX || clk == CLOCK_REALTIME_COARSE_LINUX ||
+           clk == CLOCK_MONOTONIC_COARSE_LINUX || clk == CLOCK_BOOTTIME_LINUX || clk == 11;
+}
+
+static void finish(struct task *t, enum vdso_fn fn, int64_t result)
+{
+    cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX,
+                t->is64 ? (uint64_t)result : (uint32_t)result);
+    cpu_set_pc(t, t->k.vdso_fn_done[fn]);
+}
+
+/* The kernel's vDSO stores straight into user memory: a bad pointer is a
+ * fault in user mode, SIGSEGV, not -EFAULT. */
+static bool store(struct task *t, uint64_t addr, const void *v, size_t n)
+{
+    if (mm_write(&t->mm, addr, v, n))
+        return true;
+    signal_fault(t, SIGSEGV_LINUX, mm_find(&t->mm, addr) ? SEGV_ACCERR_LINUX : SEGV_MAPERR_LINUX,
+                 addr);
+    return false;
+}
+
+void vdso_time_hook(struct task *t, uint64_t pc)
+{
+    int fn = -1;
+    for (int i = 0; i < VDSO_NFN; i++)
+        if (t->k.vdso_fn[i] == pc)
+            fn = i;
+    if (fn < 0)
+        return;
+    int64_t s, ns;
+    switch ((enum vdso_fn)fn) {
+    case VDSO_CLOCK_GETTIME:
+    case VDSO_CLOCK_GETTIME64: {
+        int clk = (int)arg(t, 0);
+        if (!vdso_clock(clk) || (needs_tsc(clk) && tsc_fault(t)) ||
+            guest_clock_gettime(clk, &s, &ns) < 0)
+            return;
+        bool wide = t->is64 || fn == VDSO_CLOCK_GETTIME64;
+        int64_t w[2] = { s, ns };
+        int32_t n[2] = { (int32_t)s, (int32_t)ns };
+        if (store(t, arg(t, 1), wide ? (void *)w : (void *)n, wide ? 16 : 8))
+            finish(t, fn, 0);
+        return;
+    }
+    case VDSO_CLOCK_GETRES: {
+        int clk = (int)arg(t, 0);
+        if (!vdso_clock(clk) || guest_clock_getres(clk, &ns) < 0)
+            return;
+        uint64_t res = arg(t, 1);
+        int64_t w[2] = { 0, ns };
+        int32_t n[2] = { 0, (int32_t)ns };
+        if (!res || store(t, res, t->is64 ? (void *)w : (void *)n, t->is64 ? 16 : 8))
+            finish(t, fn, 0);
+        return;
+    }
+    case VDSO_GETTIMEOFDAY: {
+        if (arg(t, 0) && tsc_fault(t))
+            return;
+        guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &ns);
+        uint64_t tv = arg(t, 0), tz = arg(t, 1);
+        int64_t w[2] = { s, ns / 1000 };
+        int32_t n[2] = { (int32_t)s, (int32_t)(ns / 1000) };
+        int32_t zone[2] = { 0, 0 };
+        if (tv && !store(t, tv, t->is64 ? (void *)w : (void *)n, t->is64 ? 16 : 8))
+            return;
+        if (tz && !store(t, tz, zone, sizeof(zone)))
+            return;
+        finish(t, fn, 0);
+        return;
+    }
+    case VDSO_TIME: {
+        guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &ns);
+        uint64_t tloc = arg(t, 0);
+        int32_t s32 = (int32_t)s;
+        if (tloc && !store(t, tloc, t->is64 ? (void *)&s : (void *)&s32, t->is64 ? 8 : 4))
+            return;
+        finish(t, fn, s);
+        return;
+    }
+    case VDSO_GETCPU: {
+        uint32_t zero = 0;
+        uint64_t cpu = arg(t, 0), node = arg(t, 1);
+        if (cpu && !store(t, cpu, &zero, 4))
+            return;
+        if (node && !store(t, node, &zero, 4))
+            return;
+        finish(t, fn, 0);
+        return;
+    }
+    case VDSO_NFN:
+        return;
+    }
+}
