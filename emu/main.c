@@ -10,12 +10,14 @@
 #include "emu/engine/cpu.h"
 #include "emu/host/fdmap.h"
 #include "emu/engine/host_tune.h"
+#include "emu/kernel/async.h"
 #include "emu/kernel/limits.h"
 #include "emu/run.h"
 #include "emu/host/sandbox.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
 #include "emu/trace/trace.h"
+#include "emu/entry/fault.h"
 #include "emu/entry/trap.h"
 #include "emu/sys/vdso_time.h"
 #include "loaders/elf.h"
@@ -164,7 +166,8 @@ int main(int argc, char **argv)
     uint64_t top = stack_top(info.is64), sp, entry, start;
     if ((e = host_tune_memory()) || (e = cpu_open(&t, info.is64)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    if ((e = signal_setup(&t)) || (e = limits_setup(&t)))
+    if ((e = signal_setup(&t)) || (e = fault_install(&t)) || (e = async_start(&t)) ||
+        (e = limits_setup(&t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
     t.mm.mmap_base = top - (128u << 20);

@@ -10,6 +10,7 @@
 #include "emu/engine/cpu.h"
 #include "emu/entry/fault.h"
 #include "emu/entry/insn_emul.h"
+#include "emu/kernel/async.h"
 #include "emu/kernel/limits.h"
 #include "emu/kernel/observe.h"
 #include "emu/kernel/signal.h"
@@ -67,8 +68,12 @@ err_t run_guest(struct task *t, uint64_t start)
         if (t->state != TASK_RUNNING)
             break;
         /* Signals are delivered only here, with the engine stopped. */
-        if ((err = signal_resume(t, &pc)))
+        async_take(t);
+        bool retry;
+        if ((err = signal_resume(t, &pc, &retry)))
             return err;
+        if (retry)
+            async_rekick();
         if (pc == t->k.halt)
             return err_new("emulation reached the kernel halt stub");
     }

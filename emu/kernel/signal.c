@@ -6,9 +6,7 @@
 #include <unistd.h>
 
 #include "emu/kernel/sigframe.h"
-#include "emu/kernel/async.h"
 #include "emu/engine/cpu.h"
-#include "emu/entry/fault.h"
 #include "emu/kernel/observe.h"
 
 /* The standard signals whose default action is to ignore them; the stop
@@ -112,10 +110,7 @@ err_t signal_setup(struct task *t)
     /* Unicorn starts the FPU zeroed (FCW 0: all exceptions unmasked,
      * single precision); Linux starts every program from fpstate_init. */
     uctx_fpu_reset(t);
-    err_t e = fault_install(t);
-    if (e)
-        return e;
-    return async_start(t);
+    return OK;
 }
 
 static bool handler_ignored(const struct ksigaction *ka, int sig)
@@ -519,21 +514,21 @@ static bool deliver(struct task *t, struct uctx *regs, bool restart_pending, boo
     return true;
 }
 
-static err_t resume(struct task *t, uint64_t *pc);
+static err_t resume(struct task *t, uint64_t *pc, bool *retry);
 
-err_t signal_resume(struct task *t, uint64_t *pc)
+err_t signal_resume(struct task *t, uint64_t *pc, bool *retry)
 {
-    err_t e = resume(t, pc);
+    *retry = false;
+    err_t e = resume(t, pc, retry);
     /* Faults raised while delivering are queued; the next run starts
      * clean, so that its own engine errors are mapped to faults. */
     t->sig.fault_raised = false;
     return e;
 }
 
-static err_t resume(struct task *t, uint64_t *pc)
+static err_t resume(struct task *t, uint64_t *pc, bool *retry)
 {
     struct sigstate *s = &t->sig;
-    async_take(t);
     bool after_call = s->after_call;
     s->after_call = false;
     *pc = cpu_pc(t);
@@ -543,8 +538,7 @@ static err_t resume(struct task *t, uint64_t *pc)
     if (!at_user) {
         /* On a CPL 0 stub between entry and return: not an instruction
          * boundary of the guest.  Resume and try again shortly. */
-        if (signal_deliverable(t))
-            async_rekick();
+        *retry = signal_deliverable(t);
         return OK;
     }
     if (!s->ctx_pending && !after_call && !signal_deliverable(t))
@@ -576,7 +570,7 @@ static err_t resume(struct task *t, uint64_t *pc)
          * what the kernel's iret does with it is a SIGSEGV. */
         err_free(e);
         signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX, 0);
-        return resume(t, pc);
+        return resume(t, pc, retry);
     }
     return OK;
 }

@@ -52,9 +52,11 @@ bool signal_deliverable(struct task *t);
  * if a signal must be delivered or a sigreturn's context installed. */
 void signal_syscall_exit(struct task *t, enum entry e, int64_t nr, int64_t result);
 
-/* The engine has stopped: take what the async side posted, install a
- * pending sigreturn context, deliver signals.  *pc is where to resume. */
-err_t signal_resume(struct task *t, uint64_t *pc);
+/* The engine has stopped (and the run loop has taken what the async side
+ * posted): install a pending sigreturn context, deliver signals.  *pc is
+ * where to resume; *retry asks for another stop soon, when the engine
+ * stopped between a call's entry and return, not at a user instruction. */
+err_t signal_resume(struct task *t, uint64_t *pc, bool *retry);
 
 /* sigreturn's context, installed at the next stop. */
 void signal_set_return_context(struct task *t, const struct uctx *c);

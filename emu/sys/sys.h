@@ -76,7 +76,7 @@ SYS(rt_sigprocmask); SYS(sigprocmask); SYS(rt_sigpending); SYS(sigpending);
 SYS(rt_sigsuspend); SYS(sigsuspend); SYS(pause); SYS(rt_sigtimedwait); SYS(kill);
 SYS(tkill); SYS(tgkill); SYS(rt_sigqueueinfo); SYS(rt_tgsigqueueinfo); SYS(sigaltstack);
 
-/* itimer.c: interval timers */
+/* sys_itimer.c: interval timers */
 SYS(alarm); SYS(setitimer); SYS(getitimer);
 
 /* Host errno to Linux errno: the numbers differ on macOS and the BSDs. */
