@@ -32,6 +32,19 @@
 #define ECONNRESET_LINUX 104
 #define ENOTCONN_LINUX 107
 #define ETIMEDOUT_LINUX 110
+#define ENXIO_LINUX 6
+#define EISDIR_LINUX 21
+#define EOVERFLOW_LINUX 75
+#define EDESTADDRREQ_LINUX 89
+#define EMSGSIZE_LINUX 90
+#define ENETDOWN_LINUX 100
+#define ENETUNREACH_LINUX 101
+#define ECONNABORTED_LINUX 103
+#define ENOBUFS_LINUX 105
+#define ESHUTDOWN_LINUX 108
+#define ECONNREFUSED_LINUX 111
+#define EHOSTUNREACH_LINUX 113
+#define EDQUOT_LINUX 122
 
 /* signals (asm/signal.h, x86) */
 #define SIGHUP_LINUX 1
@@ -180,6 +193,8 @@
 /* The end of user space for each ABI as a 64-bit kernel draws it. */
 #define TASK_SIZE_64_LINUX 0x00007ffffffff000ull
 #define TASK_SIZE_IA32_LINUX 0xffffe000ull
+/* ... which is also where the stack starts (STACK_TOP). */
+#define TASK_SIZE_LINUX(is64) ((is64) ? TASK_SIZE_64_LINUX : TASK_SIZE_IA32_LINUX)
 
 /* GDT selectors, laid out as arch/x86/include/asm/segment.h does for a
  * 64-bit kernel; sysexit derives the user selectors from SYSENTER_CS, so

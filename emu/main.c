@@ -19,7 +19,7 @@
 #include "emu/trace/trace.h"
 #include "emu/entry/fault.h"
 #include "emu/entry/trap.h"
-#include "emu/sys/vdso_time.h"
+#include "emu/entry/vdso_time.h"
 #include "loaders/elf.h"
 #include "loaders/raw_opts.h"
 #include "loaders/stack.h"
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
      * guest, not seccomp-emu, meets the SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
 
-    uint64_t top = stack_top(info.is64), sp, entry, start;
+    uint64_t top = TASK_SIZE_LINUX(info.is64), sp, entry, start;
     if ((e = host_tune_memory()) || (e = cpu_open(&t, info.is64)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     if ((e = signal_setup(&t)) || (e = fault_install(&t)) || (e = async_start(&t)) ||

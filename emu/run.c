@@ -8,12 +8,14 @@
 
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
+#include "emu/entry/exception.h"
 #include "emu/entry/fault.h"
 #include "emu/entry/insn_emul.h"
 #include "emu/kernel/async.h"
 #include "emu/kernel/limits.h"
 #include "emu/kernel/observe.h"
 #include "emu/kernel/signal.h"
+#include "emu/xlat.h"
 
 /* Faults Unicorn reports by ending emulation instead of through a hook.
  * Returns true when the guest can go on (an emulated instruction). */
@@ -24,25 +26,25 @@ static bool fault_from_uc_error(struct task *t, uc_err e)
     case UC_ERR_INSN_INVALID:
         if (insn_emulate_invalid(t, pc))
             return t->state == TASK_RUNNING;
-        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        exception_raise(t, X86_TRAP_UD_LINUX, pc, 0);
         break;
     case UC_ERR_READ_UNMAPPED:
     case UC_ERR_WRITE_UNMAPPED:
     case UC_ERR_FETCH_UNMAPPED:
-        signal_fault(t, SIGSEGV_LINUX, SEGV_MAPERR_LINUX, pc);
+        exception_page_fault(t, pc, false, ACCESS_READ, NULL);
         break;
     case UC_ERR_READ_PROT:
     case UC_ERR_WRITE_PROT:
     case UC_ERR_FETCH_PROT:
-        signal_fault(t, SIGSEGV_LINUX, SEGV_ACCERR_LINUX, pc);
+        exception_page_fault(t, pc, true, ACCESS_READ, NULL);
         break;
     case UC_ERR_READ_UNALIGNED:
     case UC_ERR_WRITE_UNALIGNED:
     case UC_ERR_FETCH_UNALIGNED:
-        signal_fault(t, SIGBUS_LINUX, SI_KERNEL_LINUX, pc);
+        exception_raise(t, X86_TRAP_AC_LINUX, pc, 0);
         break;
     default:
-        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, pc);
+        exception_raise(t, X86_TRAP_GP_LINUX, pc, 0);
         break;
     }
     return false;
@@ -89,7 +91,7 @@ G_NORETURN void exit_like_guest(struct task *t)
     if (!t->quiet && t->reason)
         fprintf(stderr, "seccomp-emu: %s\n", t->reason);
     fflush(stderr);
-    int sig = signal_host_number(t->signo);
+    int sig = xlat_signal_to_host(t->signo);
     if (!sig)
         sig = SIGKILL; /* no host equivalent: still a death by signal */
     /* No core file of seccomp-emu itself: the guest's death is not ours. */

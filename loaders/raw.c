@@ -53,7 +53,7 @@ err_t raw_plan(const struct raw_request *rq, uint64_t text_len, uint64_t data_le
     if (rq->stack_size == 0 || rq->stack_size > RAW_STACK_MAX)
         return err_new("a stack of %" G_GUINT64_FORMAT " bytes: give 1 to %" G_GUINT64_FORMAT
                        " bytes", rq->stack_size, RAW_STACK_MAX);
-    out->stack_hi = stack_top(rq->is64);
+    out->stack_hi = TASK_SIZE_LINUX(rq->is64);
     out->stack_lo = out->stack_hi - PAGE_UP(rq->stack_size);
     out->sp = out->stack_hi - RAW_SP_GAP;
 

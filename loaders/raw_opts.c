@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "emu/kernel/task.h"
-#include "emu/sys/vdso_time.h"
+#include "emu/entry/vdso_time.h"
 
 /* Exit statuses of a shell that cannot run a command (as main.c's). */
 #define EXIT_USAGE 2

@@ -9,11 +9,6 @@
 #include "abi/linux.h"
 #include "emu/kernel/task.h"
 
-uint64_t stack_top(bool is64)
-{
-    return is64 ? TASK_SIZE_64_LINUX : TASK_SIZE_IA32_LINUX;
-}
-
 /* A cursor writing downwards through guest memory. */
 struct cursor {
     struct task *t;
@@ -38,7 +33,7 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
                   char **argv, char **envp, const char *execfn, uint64_t *sp)
 {
     bool is64 = info->is64;
-    uint64_t top = stack_top(is64);
+    uint64_t top = TASK_SIZE_LINUX(is64);
     int prot = PROT_READ_LINUX | PROT_WRITE_LINUX | (info->exec_stack ? PROT_EXEC_LINUX : 0);
 
     size_t argc = g_strv_length(argv), envc = g_strv_length(envp);

@@ -18,6 +18,4 @@ struct task;
 err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_loaded *ld,
                   char **argv, char **envp, const char *execfn, uint64_t *sp);
 
-uint64_t stack_top(bool is64);
-
 #endif

@@ -16,9 +16,9 @@
 
 #include "abi/linux.h"
 #include "abi/signal_linux.h"
+#include "emu/entry/exception.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/signal.h"
-#include "loaders/stack.h"
 
 #define PAGE 4096ull
 #define STACK_GUARD_GAP (256 * PAGE) /* stack_guard_gap */
@@ -317,7 +317,7 @@ static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
     if (!next || next->start <= addr || !vma_is_stack(next))
         return "";
     *was_stack = true;
-    uint64_t top = stack_top(t->is64), want = addr & ~(PAGE - 1);
+    uint64_t top = TASK_SIZE_LINUX(t->is64), want = addr & ~(PAGE - 1);
     uint64_t rlim = t->rlim[RLIMIT_STACK_LINUX].cur;
     if (rlim != RLIM_INFINITY_LINUX && top - want > rlim)
         return "stack overflow: the stack would exceed RLIMIT_STACK";
@@ -356,7 +356,7 @@ bool fault_take(struct task *t, uc_err e)
     uint64_t addr = exact_address(t, F.page, F.type);
     if (t->is64 && !canonical(addr)) {
         /* Real hardware refuses a non-canonical address with #GP. */
-        signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX, 0);
+        exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
         return true;
     }
     const struct vma *v = mm_find(&t->mm, addr);
@@ -369,14 +369,10 @@ bool fault_take(struct task *t, uc_err e)
         if (!was_stack)
             why = NULL;
     }
-    uint64_t err = X86_PF_USER_LINUX;
-    if (v)
-        err |= X86_PF_PROT_LINUX;
-    if (F.type == UC_MEM_WRITE)
-        err |= X86_PF_WRITE_LINUX;
-    if (F.type == UC_MEM_FETCH)
-        err |= X86_PF_INSTR_LINUX;
-    signal_fault_why(t, SIGSEGV_LINUX, v ? SEGV_ACCERR_LINUX : SEGV_MAPERR_LINUX, addr,
-                     X86_TRAP_PF_LINUX, err, why);
+    exception_page_fault(t, addr, v != NULL,
+                         F.type == UC_MEM_WRITE   ? ACCESS_WRITE
+                         : F.type == UC_MEM_FETCH ? ACCESS_FETCH
+                                                  : ACCESS_READ,
+                         why);
     return true;
 }

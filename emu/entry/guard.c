@@ -3,7 +3,7 @@
 #include "emu/entry/guard.h"
 
 #include "abi/linux.h"
-#include "emu/kernel/signal.h"
+#include "emu/entry/exception.h"
 
 /* Port I/O at CPL 3 with IOPL 0 and no I/O bitmap is #GP on x86, so the
  * kernel answers SIGSEGV; Unicorn would instead run in/out against its
@@ -11,14 +11,14 @@
 static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
 {
     (void)uc, (void)port, (void)size;
-    signal_fault(user, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+    exception_raise(user, X86_TRAP_GP_LINUX, 0, 0);
     return 0;
 }
 
 static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user)
 {
     (void)uc, (void)port, (void)size, (void)value;
-    signal_fault(user, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+    exception_raise(user, X86_TRAP_GP_LINUX, 0, 0);
 }
 
 err_t guard_install(struct task *t)

@@ -5,7 +5,7 @@
 
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
-#include "emu/kernel/signal.h"
+#include "emu/entry/exception.h"
 #include "emu/entry/trap.h"
 
 /* rdtscp: the time-stamp counter plus TSC_AUX, which Linux sets to the CPU
@@ -14,7 +14,7 @@
 static void rdtscp(struct task *t, uint64_t pc)
 {
     if (t->tsc_off) {
-        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+        exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
         return;
     }
     struct timespec ts;
@@ -30,16 +30,14 @@ bool insn_emulate_invalid(struct task *t, uint64_t pc)
 {
     uint8_t op = 0, vec = 0;
     if (mm_read(&t->mm, pc, &op, 1) && op == 0xcd && mm_read(&t->mm, pc + 1, &vec, 1)) {
-        /* `int $6` arrives as #UD; the kernel's gate is DPL 0: #GP, as
-         * for every other `int $n` (emu/entry/trap.c). */
-        signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX,
-                          X86_GP_IDT_ERR_LINUX(vec));
+        /* `int $6` arrives as #UD, not through the interrupt hook. */
+        exception_int_n(t, vec);
         return true;
     }
     if (op == 0xf1) {
         /* icebp (int1): a debug trap after the instruction, SIGTRAP. */
         cpu_set_pc(t, pc + 1);
-        signal_fault(t, SIGTRAP_LINUX, TRAP_BRKPT_LINUX, pc + 1);
+        exception_raise(t, X86_TRAP_DB_LINUX, pc + 1, 0);
         return true;
     }
     uint8_t b[3];

@@ -8,12 +8,13 @@
 #include "abi/linux.h"
 #include "abi/vdso.h"
 #include "emu/engine/cpu.h"
+#include "emu/entry/exception.h"
 #include "emu/entry/fault.h"
 #include "emu/entry/guard.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
 #include "emu/sys/sys.h"
-#include "emu/sys/vdso_time.h"
+#include "emu/entry/vdso_time.h"
 
 void (*trap_observer)(struct task *t, const struct trap_event *ev);
 
@@ -189,7 +190,7 @@ static void hook_syscall(uc_engine *uc, void *user)
     if (t->vendor == VENDOR_INTEL) {
         /* The engine adds 2 after the hook; the fault is at the syscall. */
         cpu_set_pc(t, pc - 2);
-        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        exception_raise(t, X86_TRAP_UD_LINUX, pc, 0);
         return;
     }
     trap_call(t, ENTRY_SYSCALL32, pc, NULL);
@@ -217,40 +218,18 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
      * that number.  Linux's gates for n other than 3, 4 and 0x80 are DPL 0,
      * so the instruction itself raises #GP: SIGSEGV, whatever n is. */
     if (intno != 3 && intno != 4 && (int_n_at(t, pc - 2, intno) || int_n_at(t, pc, intno))) {
-        /* The fault is at the int, and its error code names the IDT entry. */
+        /* The fault is at the int. */
         if (int_n_at(t, pc - 2, intno))
             cpu_set_pc(t, pc - 2);
-        signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, X86_TRAP_GP_LINUX,
-                          X86_GP_IDT_ERR_LINUX(intno));
+        exception_int_n(t, (uint8_t)intno);
         return;
     }
-    switch (intno) {
-    case 0: /* #DE */
-        signal_fault(t, SIGFPE_LINUX, FPE_INTDIV_LINUX, pc);
-        return;
-    case 1:
-    case 3: /* int3: the kernel reports SI_KERNEL */
-        signal_fault(t, SIGTRAP_LINUX, SI_KERNEL_LINUX, pc);
-        return;
-    case 6:
-        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
-        return;
-    case 13:
-        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
-        return;
-    case 16:
-    case 19: /* x87 and SIMD floating-point exceptions */
-        signal_fault(t, SIGFPE_LINUX, 0, pc);
-        return;
-    case 11:
-    case 12:
-    case 17: /* segment not present, stack segment, alignment check */
-        signal_fault(t, SIGBUS_LINUX, SI_KERNEL_LINUX, 0);
-        return;
-    default:
-        signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
-        return;
-    }
+    /* si_addr: the instruction for the faults that name one, 0 for the
+     * kernel's SI_KERNEL ones (#GP, #NP, #SS, #AC and the rest). */
+    bool at_pc = intno == X86_TRAP_DE_LINUX || intno == X86_TRAP_BP_LINUX ||
+                 intno == X86_TRAP_UD_LINUX || intno == X86_TRAP_MF_LINUX ||
+                 intno == X86_TRAP_XF_LINUX;
+    exception_raise(t, intno, at_pc ? pc : 0, 0);
 }
 
 /* The sysenter a translation block ends with, decoded with Capstone from
@@ -303,7 +282,7 @@ static void hook_sysenter(uc_engine *uc, void *user)
     uint64_t pc = find_sysenter(t, cpu_pc(t));
     if (t->vendor == VENDOR_AMD) {
         cpu_set_pc(t, pc - 2); /* the engine's skip lands back on it */
-        signal_fault(t, SIGILL_LINUX, ILL_ILLOPN_LINUX, pc);
+        exception_raise(t, X86_TRAP_UD_LINUX, pc, 0);
         return;
     }
     trap_call(t, ENTRY_SYSENTER32, pc, NULL);
@@ -330,7 +309,7 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
     if ((cpu_reg(t, UC_X86_REG_CS) & 3) == 3) {
         /* User code reaching into seccomp-emu's page: on Linux, kernel
          * memory, so a page fault. */
-        signal_fault(t, SIGSEGV_LINUX, SEGV_MAPERR_LINUX, address);
+        exception_page_fault(t, address, false, ACCESS_READ, NULL);
         return;
     }
 
@@ -354,12 +333,10 @@ static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, i
                     type == UC_MEM_FETCH_UNMAPPED;
     bool write = type == UC_MEM_WRITE_UNMAPPED || type == UC_MEM_WRITE_PROT;
     bool fetch = type == UC_MEM_FETCH_UNMAPPED || type == UC_MEM_FETCH_PROT;
-    /* The page-fault error code sigcontext shows (mostly NX fetches: the
-     * other faults are taken precisely by emu/entry/fault.c first). */
-    uint64_t err = X86_PF_USER_LINUX | (unmapped ? 0 : X86_PF_PROT_LINUX) |
-                   (write ? X86_PF_WRITE_LINUX : 0) | (fetch ? X86_PF_INSTR_LINUX : 0);
-    signal_fault_trap(t, SIGSEGV_LINUX, unmapped ? SEGV_MAPERR_LINUX : SEGV_ACCERR_LINUX,
-                      address, X86_TRAP_PF_LINUX, err);
+    /* Mostly NX fetches: the other faults are taken precisely by
+     * emu/entry/fault.c first. */
+    exception_page_fault(t, address, !unmapped,
+                         write ? ACCESS_WRITE : fetch ? ACCESS_FETCH : ACCESS_READ, NULL);
     return false;
 }
 

@@ -8,6 +8,7 @@
 #include "emu/kernel/sigframe.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/observe.h"
+#include "emu/xlat.h"
 
 /* The standard signals whose default action is to ignore them; the stop
  * signals are ignored too, as seccomp-emu has no job control to stop in. */
@@ -39,36 +40,6 @@ const char *signal_name(int sig)
 }
 
 /* Linux signal numbers to the host's: they differ on macOS and the BSDs. */
-int signal_host_number(int sig)
-{
-#if defined(__linux__)
-    return sig; /* the same numbers, real-time signals included */
-#endif
-    switch (sig) {
-    case SIGXCPU_LINUX: return SIGXCPU;
-    case SIGXFSZ_LINUX: return SIGXFSZ;
-    case SIGVTALRM_LINUX: return SIGVTALRM;
-    case SIGPROF_LINUX: return SIGPROF;
-    case SIGHUP_LINUX: return SIGHUP;
-    case SIGINT_LINUX: return SIGINT;
-    case SIGQUIT_LINUX: return SIGQUIT;
-    case SIGILL_LINUX: return SIGILL;
-    case SIGTRAP_LINUX: return SIGTRAP;
-    case SIGABRT_LINUX: return SIGABRT;
-    case SIGBUS_LINUX: return SIGBUS;
-    case SIGFPE_LINUX: return SIGFPE;
-    case SIGKILL_LINUX: return SIGKILL;
-    case SIGUSR1_LINUX: return SIGUSR1;
-    case SIGSEGV_LINUX: return SIGSEGV;
-    case SIGUSR2_LINUX: return SIGUSR2;
-    case SIGPIPE_LINUX: return SIGPIPE;
-    case SIGALRM_LINUX: return SIGALRM;
-    case SIGTERM_LINUX: return SIGTERM;
-    case SIGSYS_LINUX: return SIGSYS;
-    default: return 0;
-    }
-}
-
 /* Linux keeps ignored signals ignored, and the signal mask, across
  * execve, so a guest inherits both from whoever started seccomp-emu (a
  * shell's `trap '' PIPE`, a supervisor that ignores SIGXFSZ).  Read first
@@ -83,7 +54,7 @@ void signal_read_inherited(void)
     sigset_t mask;
     bool have_mask = pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0;
     for (int sig = 1; sig <= NSIG_LINUX_ALL; sig++) {
-        int h = signal_host_number(sig);
+        int h = xlat_signal_to_host(sig);
         if (!h || sig == SIGKILL_LINUX || sig == SIGSTOP_LINUX)
             continue;
         struct sigaction old;
@@ -259,34 +230,6 @@ void signal_kernel(struct task *t, int sig, const char *why)
     /* timers and RLIMIT_CPU signal the process (PIDTYPE_TGID) */
     struct ksiginfo info = { .signo = sig, .code = SI_KERNEL_LINUX, .shared = true };
     signal_send(t, &info, why);
-}
-
-/* The trap number and error code the CPU reports for each fault kind. */
-static int fault_trapno(int sig, int code)
-{
-    switch (sig) {
-    case SIGSEGV_LINUX:
-        return code == SI_KERNEL_LINUX ? X86_TRAP_GP_LINUX : X86_TRAP_PF_LINUX;
-    case SIGILL_LINUX:
-        return X86_TRAP_UD_LINUX;
-    case SIGFPE_LINUX:
-        return code == FPE_INTDIV_LINUX ? X86_TRAP_DE_LINUX : X86_TRAP_MF_LINUX;
-    case SIGTRAP_LINUX:
-        return X86_TRAP_BP_LINUX;
-    case SIGBUS_LINUX:
-        return X86_TRAP_SS_LINUX;
-    default:
-        return X86_TRAP_GP_LINUX;
-    }
-}
-
-void signal_fault(struct task *t, int sig, int si_code, uint64_t addr)
-{
-    int trapno = fault_trapno(sig, si_code);
-    uint64_t err = 0;
-    if (trapno == X86_TRAP_PF_LINUX)
-        err = X86_PF_USER_LINUX | (si_code == SEGV_ACCERR_LINUX ? X86_PF_PROT_LINUX : 0);
-    signal_fault_trap(t, sig, si_code, addr, trapno, err);
 }
 
 void signal_fault_trap(struct task *t, int sig, int si_code, uint64_t addr, int trapno,

@@ -33,8 +33,8 @@ void signal_kernel(struct task *t, int sig, const char *why);
 
 /* A synchronous fault at the current instruction (force_sig_fault): a
  * handler runs if one is installed and the signal is not blocked; else
- * the task dies of it.  trapno/err are what sigcontext shows. */
-void signal_fault(struct task *t, int sig, int si_code, uint64_t addr);
+ * the task dies of it.  trapno/err are what sigcontext shows.  CPU
+ * exceptions come here through emu/entry/exception.c, which decides them. */
 void signal_fault_trap(struct task *t, int sig, int si_code, uint64_t addr, int trapno,
                        uint64_t err);
 /* The same, with a reason for the stderr line should it kill. */
@@ -74,10 +74,6 @@ void signal_flush(struct task *t, int sig);
 uint64_t signal_pending_set(const struct sigstate *s);
 
 const char *signal_name(int sig);
-
-/* The host's number for Linux signal `sig`, 0 when the host has none
- * (they differ on macOS and the BSDs). */
-int signal_host_number(int sig);
 
 /* Notes the ignored signals and the mask seccomp-emu was started with,
  * which signal_setup() gives the guest, as execve keeps them.  Called

@@ -79,7 +79,4 @@ SYS(tkill); SYS(tgkill); SYS(rt_sigqueueinfo); SYS(rt_tgsigqueueinfo); SYS(sigal
 /* sys_itimer.c: interval timers */
 SYS(alarm); SYS(setitimer); SYS(getitimer);
 
-/* Host errno to Linux errno: the numbers differ on macOS and the BSDs. */
-int errno_to_linux(int host_errno);
-
 #endif

@@ -14,6 +14,7 @@
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
 #include "emu/sys/sys.h"
+#include "emu/xlat.h"
 #include "emu/sys/sys_host.h"
 
 /* access_ok(): a range reaching past the 64-bit user limit is refused
@@ -29,7 +30,7 @@ static int64_t host_result(struct task *t, ssize_t n)
 {
     if (n >= 0)
         return n;
-    int e = errno_to_linux(errno);
+    int e = xlat_errno_to_linux(errno);
     if (e == EPIPE_LINUX)
         signal_post(t, SIGPIPE_LINUX); /* the kernel sends it with -EPIPE */
     return -e;
@@ -312,10 +313,9 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         g->pos = (uint64_t)(base + off);
         return (int64_t)g->pos;
     }
-    static const int host_whence[] = { SEEK_SET, SEEK_CUR, SEEK_END };
-    off_t r = lseek(g->host, (off_t)off, host_whence[whence]);
+    off_t r = lseek(g->host, (off_t)off, xlat_whence_to_host(whence));
     if (r < 0)
-        return -errno_to_linux(errno);
+        return -xlat_errno_to_linux(errno);
     return (int64_t)r;
 }
 
@@ -325,7 +325,7 @@ SYS(lseek)
     int64_t r = do_lseek(t, (int)a[0], off, (int)a[2]);
     /* The 32-bit lseek cannot report offsets past 2 GiB. */
     if (t->call_abi->bits == 32 && r > INT32_MAX)
-        return -75; /* EOVERFLOW */
+        return -EOVERFLOW_LINUX;
     return r;
 }
 
@@ -374,7 +374,7 @@ SYS(fcntl)
             return O_RDWR_LINUX;
         int fl = fcntl(g->host, F_GETFL);
         if (fl < 0)
-            return -errno_to_linux(errno);
+            return -xlat_errno_to_linux(errno);
         int acc = fl & O_ACCMODE;
         return acc == O_RDONLY ? O_RDONLY_LINUX : acc == O_WRONLY ? O_WRONLY_LINUX : O_RDWR_LINUX;
     }

@@ -13,6 +13,7 @@
 
 #include "abi/linux.h"
 #include "emu/sys/sys.h"
+#include "emu/xlat.h"
 #include "emu/sys/sys_host.h"
 
 /* The host's stat, plus what Linux keeps that POSIX does not name. */
@@ -48,7 +49,7 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
     }
     struct stat st;
     if (fstat(g->host, &st) < 0)
-        return -errno_to_linux(errno);
+        return -xlat_errno_to_linux(errno);
     k->dev_major = major(st.st_dev);
     k->dev_minor = minor(st.st_dev);
     k->rdev_major = major(st.st_rdev);
@@ -143,7 +144,7 @@ SYS(fstat_compat)
     if (r < 0)
         return r;
     if (k.size > UINT32_MAX || k.ino > UINT32_MAX)
-        return -75; /* EOVERFLOW: the old structure cannot say it */
+        return -EOVERFLOW_LINUX; /* the old structure cannot say it */
     uint8_t b[64] = { 0 };
     P32(0, encode_dev(k.dev_major, k.dev_minor));
     P32(4, k.ino);
@@ -232,14 +233,14 @@ int64_t host_tty_ioctl(struct task *t, int host, uint32_t cmd, uint64_t arg)
     if (cmd == TIOCGWINSZ_LINUX) {
         struct winsize ws;
         if (ioctl(host, TIOCGWINSZ, &ws) < 0)
-            return -errno_to_linux(errno);
+            return -xlat_errno_to_linux(errno);
         uint16_t w[4] = { ws.ws_row, ws.ws_col, ws.ws_xpixel, ws.ws_ypixel };
         return mm_write(&t->mm, arg, w, sizeof(w)) ? 0 : -EFAULT_LINUX;
     }
     /* TCGETS: struct termios of the kernel (not glibc's), 36 bytes. */
     struct termios tio;
     if (tcgetattr(host, &tio) < 0)
-        return -errno_to_linux(errno);
+        return -xlat_errno_to_linux(errno);
     uint8_t b[36] = { 0 };
 #if defined(__linux__)
     /* Same flag values: copy them through. */

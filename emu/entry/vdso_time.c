@@ -1,10 +1,11 @@
-#include "emu/sys/vdso_time.h"
+#include "emu/entry/vdso_time.h"
 
 #include <string.h>
 
 #include "abi/linux.h"
 #include "abi/vdso.h"
 #include "emu/engine/cpu.h"
+#include "emu/entry/exception.h"
 #include "emu/kernel/signal.h"
 #include "emu/sys/timekeeping.h"
 
@@ -67,7 +68,7 @@ static bool tsc_fault(struct task *t)
 {
     if (!t->tsc_off)
         return false;
-    signal_fault(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0);
+    exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
     return true;
 }
 
@@ -92,8 +93,7 @@ static bool store(struct task *t, uint64_t addr, const void *v, size_t n)
 {
     if (mm_write(&t->mm, addr, v, n))
         return true;
-    signal_fault(t, SIGSEGV_LINUX, mm_find(&t->mm, addr) ? SEGV_ACCERR_LINUX : SEGV_MAPERR_LINUX,
-                 addr);
+    exception_page_fault(t, addr, mm_find(&t->mm, addr) != NULL, ACCESS_READ, NULL);
     return false;
 }
 

@@ -1,0 +1,16 @@
+/* Host <-> Linux translations, all in one place: the host's errno values,
+ * signal numbers and lseek whence differ from Linux's on macOS and the
+ * BSDs, and the guest must only ever see Linux's. */
+#ifndef EMU_XLAT_H
+#define EMU_XLAT_H
+
+/* A host errno as the Linux errno the guest sees (EIO for the unknown). */
+int xlat_errno_to_linux(int host_errno);
+
+/* The host's number for Linux signal `sig`, or 0 where the host has none. */
+int xlat_signal_to_host(int sig);
+
+/* The host's whence for Linux's SEEK_SET, SEEK_CUR or SEEK_END. */
+int xlat_whence_to_host(int whence);
+
+#endif
