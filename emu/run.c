@@ -59,7 +59,7 @@ err_t run_guest(struct task *t, uint64_t start)
             return err;
         if ((err = fault_before_run(t)))
             return err;
-        uc_err e = uc_emu_start(t->uc, pc, t->k.halt, 0, 0);
+        uc_err e = uc_emu_start(t->uc, pc, t->layout.halt, 0, 0);
         if (t->state != TASK_RUNNING)
             break;
         /* A fault a hook raised already, a precise page fault, or one that
@@ -76,7 +76,7 @@ err_t run_guest(struct task *t, uint64_t start)
             return err;
         if (retry)
             async_rekick();
-        if (pc == t->k.halt)
+        if (pc == t->layout.halt)
             return err_new("emulation reached the kernel halt stub");
     }
     return OK;

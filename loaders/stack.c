@@ -79,8 +79,8 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
     size_t na = 0;
 #define AUX(k, v) (aux[na][0] = (k), aux[na][1] = (v), na++)
     if (!is64)
-        AUX(AT_SYSINFO_LINUX, t->k.vsyscall);
-    AUX(AT_SYSINFO_EHDR_LINUX, t->k.vdso);
+        AUX(AT_SYSINFO_LINUX, t->layout.vsyscall);
+    AUX(AT_SYSINFO_EHDR_LINUX, t->layout.vdso);
     AUX(AT_MINSIGSTKSZ_LINUX, is64 ? 2048 : 1024);
     AUX(AT_HWCAP_LINUX, 0x078bfbff); /* cpuid(1).edx of the emulated CPU */
     AUX(AT_PAGESZ_LINUX, PAGE_SIZE_LINUX);

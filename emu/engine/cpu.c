@@ -31,7 +31,7 @@
 
 static uint8_t *kpage_host(struct task *t)
 {
-    const struct vma *v = mm_find(&t->mm, t->k.kpage);
+    const struct vma *v = mm_find(&t->mm, t->layout.kpage);
     return v->host;
 }
 
@@ -51,16 +51,16 @@ err_t cpu_open(struct task *t, bool is64)
 
     /* Just above user space for either ABI.  Not in the kernel's own half:
      * without paging Unicorn's linear addresses are physical, 52 bits wide. */
-    t->k.kpage = is64 ? 0x0000800000000000ull : 0xfffff000ull;
-    t->k.halt = t->k.kpage + KP_HALT;
+    t->layout.kpage = is64 ? 0x0000800000000000ull : 0xfffff000ull;
+    t->layout.halt = t->layout.kpage + KP_HALT;
     uint64_t saved_limit = t->mm.limit;
-    t->mm.limit = t->k.kpage + 0x1000;
-    e = mm_map_fixed(&t->mm, t->k.kpage, 0x1000, PROT_READ_LINUX | PROT_EXEC_LINUX, "[kernel]",
+    t->mm.limit = t->layout.kpage + 0x1000;
+    e = mm_map_fixed(&t->mm, t->layout.kpage, 0x1000, PROT_READ_LINUX | PROT_EXEC_LINUX, "[kernel]",
                      NULL);
     t->mm.limit = saved_limit;
     if (e)
         return e;
-    mm_hide(&t->mm, t->k.kpage);
+    mm_hide(&t->mm, t->layout.kpage);
 
     uint8_t *kp = kpage_host(t);
     uint64_t gdt[GDT_ENTRIES_LINUX] = { 0 };
@@ -82,7 +82,7 @@ err_t cpu_open(struct task *t, bool is64)
         memcpy(kp + KP_IRET, iret32, sizeof(iret32));
     kp[KP_HALT] = 0xf4;
 
-    uc_x86_mmr gdtr = { .base = t->k.kpage + KP_GDT, .limit = sizeof(gdt) - 1 };
+    uc_x86_mmr gdtr = { .base = t->layout.kpage + KP_GDT, .limit = sizeof(gdt) - 1 };
     if ((e = UC_TRY(uc_reg_write(t->uc, UC_X86_REG_GDTR, &gdtr))))
         return e;
 
@@ -149,7 +149,7 @@ err_t cpu_prepare_user(struct task *t, uint64_t entry, uint64_t sp, uint64_t *st
     for (size_t i = 0; i < n; i++)
         if ((e = reg_write(t, gprs[i], 0)))
             return e;
-    *start = t->k.kpage + KP_IRET;
+    *start = t->layout.kpage + KP_IRET;
     return OK;
 }
 
@@ -161,12 +161,12 @@ err_t cpu_iret_to_user(struct task *t, uint64_t ip, uint16_t cs, uint64_t flags,
     /* The frame goes on the kernel page's stack (SYSENTER_ESP), written
      * host-side: the page is read-only to the CPU. */
     uint32_t w[5] = { (uint32_t)ip, cs, (uint32_t)flags, (uint32_t)sp, ss };
-    uint64_t frame = t->k.kpage + KP_STACK_TOP - sizeof(w);
-    memcpy(kpage_host(t) + (frame - t->k.kpage), w, sizeof(w));
+    uint64_t frame = t->layout.kpage + KP_STACK_TOP - sizeof(w);
+    memcpy(kpage_host(t) + (frame - t->layout.kpage), w, sizeof(w));
     err_t e = reg_write(t, UC_X86_REG_ESP, frame);
     if (e)
         return e;
-    *start = t->k.kpage + KP_IRET;
+    *start = t->layout.kpage + KP_IRET;
     return OK;
 }
 

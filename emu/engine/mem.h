@@ -97,7 +97,7 @@ int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max);
 uint32_t mm_uc_prot(int prot);
 
 /* Make the mapping at `addr` invisible to the guest's system calls, as
- * kernel memory is (the CPU can still read it: see the README). */
+ * kernel memory is (the CPU can still read it: docs/threat-model.md). */
 void mm_hide(struct mm *mm, uint64_t addr);
 
 /* A host range of at least MAX_RW_COUNT bytes that is never accessible.

@@ -30,7 +30,7 @@ static struct {
     uc_mem_type type;
     csh cs;
     bool cs_open;
-} F;
+} fault_state;
 
 static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_entry *e,
                         void *user)
@@ -53,9 +53,9 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
         /* Probes (instruction fetch across a page end) also land here and
          * raise nothing; only an engine exit with UC_ERR_EXCEPTION makes
          * this a fault. */
-        F.pending = true;
-        F.page = vaddr & ~(PAGE - 1);
-        F.type = type;
+        fault_state.pending = true;
+        fault_state.page = vaddr & ~(PAGE - 1);
+        fault_state.type = type;
         return false;
     }
     e->paddr = vaddr & ~(PAGE - 1);
@@ -159,17 +159,17 @@ err_t fault_install(struct task *t)
     if ((e = UC_TRY(uc_ctl_tlb_mode(t->uc, UC_TLB_VIRTUAL))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_TLB_FILL, (void *)on_tlb_fill, t, 1, 0))))
         return e;
-    if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &F.cs) != CS_ERR_OK)
+    if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &fault_state.cs) != CS_ERR_OK)
         return err_new("capstone: cannot open an x86 decoder");
-    if (cs_option(F.cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
+    if (cs_option(fault_state.cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
         return err_new("capstone: no instruction details");
-    F.cs_open = true;
+    fault_state.cs_open = true;
     return OK;
 }
 
 err_t fault_before_run(struct task *t)
 {
-    F.pending = false;
+    fault_state.pending = false;
     if (!exception_taken)
         return OK;
     exception_taken = false;
@@ -258,7 +258,7 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type)
     if (!n || !mm_read(&t->mm, pc, code, n))
         return page;
     cs_insn *insn = NULL;
-    if (cs_disasm(F.cs, code, n, pc, 1, &insn) != 1)
+    if (cs_disasm(fault_state.cs, code, n, pc, 1, &insn) != 1)
         return page;
     uint64_t addr = page, next = pc + insn->size;
     bool found = false;
@@ -350,10 +350,10 @@ static bool canonical(uint64_t a)
 
 bool fault_take(struct task *t, uc_err e)
 {
-    if (e != UC_ERR_EXCEPTION || !F.pending)
+    if (e != UC_ERR_EXCEPTION || !fault_state.pending)
         return false;
-    F.pending = false;
-    uint64_t addr = exact_address(t, F.page, F.type);
+    fault_state.pending = false;
+    uint64_t addr = exact_address(t, fault_state.page, fault_state.type);
     if (t->is64 && !canonical(addr)) {
         /* Real hardware refuses a non-canonical address with #GP. */
         exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
@@ -361,7 +361,7 @@ bool fault_take(struct task *t, uc_err e)
     }
     const struct vma *v = mm_find(&t->mm, addr);
     const char *why = NULL;
-    if (!v && F.type != UC_MEM_FETCH) {
+    if (!v && fault_state.type != UC_MEM_FETCH) {
         bool was_stack;
         why = grow_stack(t, addr, &was_stack);
         if (!why)
@@ -370,8 +370,8 @@ bool fault_take(struct task *t, uc_err e)
             why = NULL;
     }
     exception_page_fault(t, addr, v != NULL,
-                         F.type == UC_MEM_WRITE   ? ACCESS_WRITE
-                         : F.type == UC_MEM_FETCH ? ACCESS_FETCH
+                         fault_state.type == UC_MEM_WRITE   ? ACCESS_WRITE
+                         : fault_state.type == UC_MEM_FETCH ? ACCESS_FETCH
                                                   : ACCESS_READ,
                          why);
     return true;

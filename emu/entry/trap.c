@@ -10,7 +10,7 @@
 #include "emu/engine/cpu.h"
 #include "emu/entry/exception.h"
 #include "emu/entry/fault.h"
-#include "emu/entry/guard.h"
+#include "emu/entry/port_io.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
 #include "emu/sys/sys.h"
@@ -151,14 +151,14 @@ write_back:
         cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
         cpu_set_reg(t, UC_X86_REG_EBP, ev.args[5]);
         cpu_set_reg(t, UC_X86_REG_ESP, user_sp);
-        cpu_set_pc(t, t->k.int80_pad - 2); /* the engine adds 2 after the hook */
+        cpu_set_pc(t, t->layout.int80_pad - 2); /* the engine adds 2 after the hook */
         break;
     case ENTRY_SYSCALL32:
         cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
         cpu_set_reg(t, t->is64 ? UC_X86_REG_RBP : UC_X86_REG_EBP, ev.args[5]);
         cpu_set_reg(t, t->is64 ? UC_X86_REG_RCX : UC_X86_REG_ECX, (uint32_t)r[6]);
         /* The engine adds the instruction's length after this hook. */
-        cpu_set_pc(t, t->k.int80_pad - 2);
+        cpu_set_pc(t, t->layout.int80_pad - 2);
         break;
     }
     signal_syscall_exit(t, e, ev.nr, result);
@@ -297,7 +297,7 @@ bool trap_sysenter_long(struct task *t, uint64_t pc)
         /* sysretl returns in compat mode; reached from the engine's #UD,
          * so no skip follows as after the hook. */
         cpu_set_reg(t, UC_X86_REG_CS, SEL_USER32_CS_LINUX);
-        cpu_set_pc(t, t->k.int80_pad);
+        cpu_set_pc(t, t->layout.int80_pad);
     }
     return true;
 }
@@ -319,7 +319,7 @@ static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user
 {
     struct task *t = user;
     (void)uc, (void)size;
-    if (address == t->k.int80_pad)
+    if (address == t->layout.int80_pad)
         t->sig.sysenter_done = false; /* back in user mode after a fast call */
     vdso_time_hook(t, address);
 }
@@ -352,15 +352,15 @@ err_t trap_install(struct task *t)
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t, 1, 0,
                                 UC_X86_INS_SYSENTER))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
-                                t->k.kpage, t->k.kpage + 0xfff))) ||
+                                t->layout.kpage, t->layout.kpage + 0xfff))) ||
         (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
                                 0))) ||
-        (e = guard_install(t)))
+        (e = port_io_install(t)))
         return e;
     /* Only the vDSO's text, so ordinary code runs without a code hook. */
-    if (t->k.vdso_code_end &&
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_vdso, t, t->k.vdso_code,
-                                t->k.vdso_code_end - 1))))
+    if (t->layout.vdso_code_end &&
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_vdso, t, t->layout.vdso_code,
+                                t->layout.vdso_code_end - 1))))
         return e;
     return OK;
 }

@@ -23,25 +23,25 @@ err_t vdso_map(struct task *t)
     if (e)
         return e;
     memcpy(host, img.bytes, VDSO_SIZE);
-    t->k.vdso = at;
+    t->layout.vdso = at;
     if (t->is64) {
         /* Where Linux returns a 64-bit task's compat sysenter (Intel):
          * this vDSO's base plus the 32-bit image's landing pad, cut to 32
          * bits by sysretl; a page nothing is mapped at, as a rule. */
         struct vdso_image img32;
         vdso_build(&img32, false, true);
-        t->k.int80_pad = (uint32_t)(at + img32.int80_pad);
+        t->layout.int80_pad = (uint32_t)(at + img32.int80_pad);
     } else {
-        t->k.vsyscall = at + img.vsyscall;
-        t->k.int80_pad = at + img.int80_pad;
-        t->k.vdso_sigreturn = at + img.sigreturn;
-        t->k.vdso_rt_sigreturn = at + img.rt_sigreturn;
+        t->layout.vsyscall = at + img.vsyscall;
+        t->layout.int80_pad = at + img.int80_pad;
+        t->layout.vdso_sigreturn = at + img.sigreturn;
+        t->layout.vdso_rt_sigreturn = at + img.rt_sigreturn;
     }
-    t->k.vdso_code = at + VDSO_TEXT;
-    t->k.vdso_code_end = at + VDSO_SIZE;
+    t->layout.vdso_code = at + VDSO_TEXT;
+    t->layout.vdso_code_end = at + VDSO_SIZE;
     for (int i = 0; i < VDSO_NFN; i++) {
-        t->k.vdso_fn[i] = img.fn[i] ? at + img.fn[i] : 0;
-        t->k.vdso_fn_done[i] = img.fn_done[i] ? at + img.fn_done[i] : 0;
+        t->layout.vdso_fn[i] = img.fn[i] ? at + img.fn[i] : 0;
+        t->layout.vdso_fn_done[i] = img.fn_done[i] ? at + img.fn_done[i] : 0;
     }
     return OK;
 }
@@ -84,7 +84,7 @@ static void finish(struct task *t, enum vdso_fn fn, int64_t result)
 {
     cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX,
                 t->is64 ? (uint64_t)result : (uint32_t)result);
-    cpu_set_pc(t, t->k.vdso_fn_done[fn]);
+    cpu_set_pc(t, t->layout.vdso_fn_done[fn]);
 }
 
 /* The kernel's vDSO stores straight into user memory: a bad pointer is a
@@ -101,7 +101,7 @@ void vdso_time_hook(struct task *t, uint64_t pc)
 {
     int fn = -1;
     for (int i = 0; i < VDSO_NFN; i++)
-        if (t->k.vdso_fn[i] == pc)
+        if (t->layout.vdso_fn[i] == pc)
             fn = i;
     if (fn < 0)
         return;

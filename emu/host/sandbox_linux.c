@@ -1,6 +1,6 @@
 /* The self-sandbox filter (Linux, libseccomp).  THE ALLOWLIST IS THE TABLE
  * BELOW AND NOWHERE ELSE: a concern that needs a host call while the guest
- * runs adds one row, with the reason, and the README's threat model names
+ * runs adds one row, with the reason, and docs/threat-model.md names
  * the change.  Everything a concern can do before the guest starts (open
  * files, connect sockets, create timers or threads, read the program) is
  * done before sandbox_enter() and needs no row.

@@ -57,7 +57,7 @@ static struct {
     int64_t timeout_at;           /* monotonic */
     const char *timeout_reason;
     char cpu_hard_reason[96];
-} A = { .wake = { -1, -1 }, .ctl = { -1, -1 } };
+} async_state = { .wake = { -1, -1 }, .ctl = { -1, -1 } };
 
 static int64_t mono_now(void)
 {
@@ -99,14 +99,14 @@ static void drain(int fd)
 
 static void post(int sig)
 {
-    atomic_fetch_or(&A.posted, SIGMASK_LINUX(sig));
-    poke(A.wake[1]);
+    atomic_fetch_or(&async_state.posted, SIGMASK_LINUX(sig));
+    poke(async_state.wake[1]);
 }
 
 static void kick(void)
 {
-    if (A.t && A.t->uc)
-        uc_emu_stop(A.t->uc);
+    if (async_state.t && async_state.t->uc)
+        uc_emu_stop(async_state.t->uc);
 }
 
 /* Host handler: record, wake both threads; the timer thread stops the
@@ -128,12 +128,12 @@ static void on_host_signal(int hsig, siginfo_t *si, void *uctx)
         else if (si->si_code == SI_TKILL)
             code = SI_TKILL_LINUX;
 #endif
-        A.from_code[g] = code;
-        A.from_pid[g] = code == SI_KERNEL_LINUX ? 0 : si->si_pid;
-        A.from_uid[g] = code == SI_KERNEL_LINUX ? 0 : (sig_atomic_t)si->si_uid;
+        async_state.from_code[g] = code;
+        async_state.from_pid[g] = code == SI_KERNEL_LINUX ? 0 : si->si_pid;
+        async_state.from_uid[g] = code == SI_KERNEL_LINUX ? 0 : (sig_atomic_t)si->si_uid;
         post(g);
     }
-    poke(A.ctl[1]);
+    poke(async_state.ctl[1]);
     errno = saved;
 }
 
@@ -157,63 +157,63 @@ static int check_timers(void)
 {
     int64_t now = mono_now(), cpu = async_cpu_time(), user = user_time();
     int wait = 1000;
-    g_mutex_lock(&A.lock);
-    if (A.real_at && now >= A.real_at) {
+    g_mutex_lock(&async_state.lock);
+    if (async_state.real_at && now >= async_state.real_at) {
         post(SIGALRM_LINUX);
-        if (A.real_every) {
+        if (async_state.real_every) {
             /* hrtimer_forward: the next period after now, overruns skipped */
-            int64_t behind = (now - A.real_at) / A.real_every + 1;
-            A.real_at += behind * A.real_every;
+            int64_t behind = (now - async_state.real_at) / async_state.real_every + 1;
+            async_state.real_at += behind * async_state.real_every;
         } else
-            A.real_at = 0;
+            async_state.real_at = 0;
     }
-    if (A.virt_at && user >= A.virt_at) {
+    if (async_state.virt_at && user >= async_state.virt_at) {
         post(SIGVTALRM_LINUX);
-        A.virt_at = A.virt_every ? A.virt_at + A.virt_every : 0;
+        async_state.virt_at = async_state.virt_every ? async_state.virt_at + async_state.virt_every : 0;
     }
-    if (A.prof_at && cpu >= A.prof_at) {
+    if (async_state.prof_at && cpu >= async_state.prof_at) {
         post(SIGPROF_LINUX);
-        A.prof_at = A.prof_every ? A.prof_at + A.prof_every : 0;
+        async_state.prof_at = async_state.prof_every ? async_state.prof_at + async_state.prof_every : 0;
     }
-    if (A.cpu_hard && cpu >= A.cpu_hard) {
-        atomic_store(&A.kill, KILL_CPU_HARD);
-        A.cpu_hard = 0;
-        poke(A.wake[1]);
-    } else if (A.cpu_soft && cpu >= A.cpu_soft) {
+    if (async_state.cpu_hard && cpu >= async_state.cpu_hard) {
+        atomic_store(&async_state.kill, KILL_CPU_HARD);
+        async_state.cpu_hard = 0;
+        poke(async_state.wake[1]);
+    } else if (async_state.cpu_soft && cpu >= async_state.cpu_soft) {
         /* check_process_timers(): SIGXCPU, and the soft limit moves on by
          * one second, which the guest's getrlimit shows. */
         post(SIGXCPU_LINUX);
-        A.cpu_soft += NS;
-        atomic_store(&A.cpu_soft_now, (uint64_t)(A.cpu_soft / NS));
-        if (A.cpu_hard && A.cpu_soft > A.cpu_hard)
-            A.cpu_soft = 0;
+        async_state.cpu_soft += NS;
+        atomic_store(&async_state.cpu_soft_now, (uint64_t)(async_state.cpu_soft / NS));
+        if (async_state.cpu_hard && async_state.cpu_soft > async_state.cpu_hard)
+            async_state.cpu_soft = 0;
     }
-    if (A.timeout_at && now >= A.timeout_at) {
-        atomic_store(&A.kill, KILL_TIMEOUT);
-        A.timeout_at = 0;
-        poke(A.wake[1]);
+    if (async_state.timeout_at && now >= async_state.timeout_at) {
+        atomic_store(&async_state.kill, KILL_TIMEOUT);
+        async_state.timeout_at = 0;
+        poke(async_state.wake[1]);
     }
     /* CPU time advances at most as fast as wall time on the one guest
      * thread, so its distance is a safe wall-clock sleep. */
-    if (A.real_at)
-        wait = MIN(wait, ms_until(A.real_at - now));
-    if (A.virt_at)
-        wait = MIN(wait, ms_until(A.virt_at - user));
-    if (A.prof_at)
-        wait = MIN(wait, ms_until(A.prof_at - cpu));
-    if (A.cpu_soft)
-        wait = MIN(wait, ms_until(A.cpu_soft - cpu));
-    if (A.cpu_hard)
-        wait = MIN(wait, ms_until(A.cpu_hard - cpu));
-    if (A.timeout_at)
-        wait = MIN(wait, ms_until(A.timeout_at - now));
-    g_mutex_unlock(&A.lock);
-    if (atomic_load(&A.posted) || atomic_load(&A.kill) || atomic_exchange(&A.rekick, false)) {
+    if (async_state.real_at)
+        wait = MIN(wait, ms_until(async_state.real_at - now));
+    if (async_state.virt_at)
+        wait = MIN(wait, ms_until(async_state.virt_at - user));
+    if (async_state.prof_at)
+        wait = MIN(wait, ms_until(async_state.prof_at - cpu));
+    if (async_state.cpu_soft)
+        wait = MIN(wait, ms_until(async_state.cpu_soft - cpu));
+    if (async_state.cpu_hard)
+        wait = MIN(wait, ms_until(async_state.cpu_hard - cpu));
+    if (async_state.timeout_at)
+        wait = MIN(wait, ms_until(async_state.timeout_at - now));
+    g_mutex_unlock(&async_state.lock);
+    if (atomic_load(&async_state.posted) || atomic_load(&async_state.kill) || atomic_exchange(&async_state.rekick, false)) {
         kick();
         /* Repeated until taken: a kick or interrupt that lands just before
          * the engine starts or the call blocks is lost. */
-        if (atomic_load(&A.in_io))
-            pthread_kill(A.main_thread, INTERRUPT_SIGNAL);
+        if (atomic_load(&async_state.in_io))
+            pthread_kill(async_state.main_thread, INTERRUPT_SIGNAL);
         wait = MIN(wait, KICK_RETRY_MS);
     }
     return wait;
@@ -228,18 +228,18 @@ static gpointer timer_thread(gpointer data)
     /* The two pipe ends it uses, and nothing of the guest's.  Where the
      * host cannot (false), the table stays shared: each guest read and
      * write pays a file reference, and nothing else changes. */
-    int keep[2] = { A.ctl[0], A.wake[1] };
+    int keep[2] = { async_state.ctl[0], async_state.wake[1] };
     (void)host_tune_private_fds(keep, 2);
-    g_mutex_lock(&A.lock);
-    A.ready = true;
-    g_cond_signal(&A.ready_cond);
-    g_mutex_unlock(&A.lock);
+    g_mutex_lock(&async_state.lock);
+    async_state.ready = true;
+    g_cond_signal(&async_state.ready_cond);
+    g_mutex_unlock(&async_state.lock);
     for (;;) {
         int wait = check_timers();
-        struct pollfd p = { .fd = A.ctl[0], .events = POLLIN };
+        struct pollfd p = { .fd = async_state.ctl[0], .events = POLLIN };
         int n = poll(&p, 1, wait);
         if (n > 0)
-            drain(A.ctl[0]);
+            drain(async_state.ctl[0]);
     }
     return NULL;
 }
@@ -256,11 +256,11 @@ static err_t open_pipe(int fds[2])
 
 err_t async_start(struct task *t)
 {
-    A.t = t;
-    g_mutex_init(&A.lock);
-    g_cond_init(&A.ready_cond);
+    async_state.t = t;
+    g_mutex_init(&async_state.lock);
+    g_cond_init(&async_state.ready_cond);
     err_t e;
-    if ((e = open_pipe(A.wake)) || (e = open_pipe(A.ctl)))
+    if ((e = open_pipe(async_state.wake)) || (e = open_pipe(async_state.ctl)))
         return e;
     for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++) {
         struct sigaction sa;
@@ -287,27 +287,27 @@ err_t async_start(struct task *t)
     sigaddset(&need, INTERRUPT_SIGNAL);
     if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
         return err_new("pthread_sigmask: %s", g_strerror(errno));
-    A.main_thread = pthread_self();
+    async_state.main_thread = pthread_self();
     GError *gerr = NULL;
-    A.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
-    if (!A.thread) {
+    async_state.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
+    if (!async_state.thread) {
         e = err_new("timer thread: %s", gerr->message);
         g_error_free(gerr);
         return e;
     }
     /* Before the self-sandbox, which has no close_range, and before the
      * guest's first read. */
-    g_mutex_lock(&A.lock);
-    while (!A.ready)
-        g_cond_wait(&A.ready_cond, &A.lock);
-    g_mutex_unlock(&A.lock);
+    g_mutex_lock(&async_state.lock);
+    while (!async_state.ready)
+        g_cond_wait(&async_state.ready_cond, &async_state.lock);
+    g_mutex_unlock(&async_state.lock);
     return OK;
 }
 
 void async_rekick(void)
 {
-    atomic_store(&A.rekick, true);
-    poke(A.ctl[1]);
+    atomic_store(&async_state.rekick, true);
+    poke(async_state.ctl[1]);
 }
 
 static const char *timer_why(int sig)
@@ -330,25 +330,25 @@ void async_take(struct task *t)
 {
     /* The common case, on every blocking call: nothing posted, no system
      * call spent. */
-    if (!atomic_load_explicit(&A.posted, memory_order_relaxed) &&
-        !atomic_load_explicit(&A.kill, memory_order_relaxed) &&
-        !atomic_load_explicit(&A.cpu_soft_now, memory_order_relaxed))
+    if (!atomic_load_explicit(&async_state.posted, memory_order_relaxed) &&
+        !atomic_load_explicit(&async_state.kill, memory_order_relaxed) &&
+        !atomic_load_explicit(&async_state.cpu_soft_now, memory_order_relaxed))
         return;
-    if (A.wake[0] >= 0)
-        drain(A.wake[0]);
-    uint64_t soft = atomic_exchange(&A.cpu_soft_now, 0);
+    if (async_state.wake[0] >= 0)
+        drain(async_state.wake[0]);
+    uint64_t soft = atomic_exchange(&async_state.cpu_soft_now, 0);
     if (soft)
         t->rlim[RLIMIT_CPU_LINUX].cur = MIN(soft, t->rlim[RLIMIT_CPU_LINUX].max);
-    int k = atomic_exchange(&A.kill, KILL_NONE);
+    int k = atomic_exchange(&async_state.kill, KILL_NONE);
     if (k == KILL_CPU_HARD) {
-        task_kill(t, SIGKILL_LINUX, g_strdup(A.cpu_hard_reason));
+        task_kill(t, SIGKILL_LINUX, g_strdup(async_state.cpu_hard_reason));
         return;
     }
     if (k == KILL_TIMEOUT) {
-        task_kill(t, SIGKILL_LINUX, g_strdup(A.timeout_reason));
+        task_kill(t, SIGKILL_LINUX, g_strdup(async_state.timeout_reason));
         return;
     }
-    uint64_t bits = atomic_exchange(&A.posted, 0);
+    uint64_t bits = atomic_exchange(&async_state.posted, 0);
     for (int sig = 1; bits; sig++, bits >>= 1) {
         if (!(bits & 1))
             continue;
@@ -358,8 +358,8 @@ void async_take(struct task *t)
             continue;
         }
         /* Forwarded from the host: as the sender sent it, to the process. */
-        struct ksiginfo info = { .signo = sig, .code = A.from_code[sig], .pid = A.from_pid[sig],
-                                 .uid = (uint32_t)A.from_uid[sig], .shared = true };
+        struct ksiginfo info = { .signo = sig, .code = async_state.from_code[sig], .pid = async_state.from_pid[sig],
+                                 .uid = (uint32_t)async_state.from_uid[sig], .shared = true };
         signal_send(t, &info, NULL);
     }
 }
@@ -368,10 +368,10 @@ void async_take(struct task *t)
  * something is posted, so an ordering race only delays, never loses. */
 bool async_io_begin(struct task *t)
 {
-    atomic_store_explicit(&A.in_io, true, memory_order_relaxed);
+    atomic_store_explicit(&async_state.in_io, true, memory_order_relaxed);
     async_take(t);
     if (t->state != TASK_RUNNING || signal_deliverable(t)) {
-        atomic_store_explicit(&A.in_io, false, memory_order_relaxed);
+        atomic_store_explicit(&async_state.in_io, false, memory_order_relaxed);
         return false;
     }
     return true;
@@ -379,7 +379,7 @@ bool async_io_begin(struct task *t)
 
 void async_io_end(void)
 {
-    atomic_store_explicit(&A.in_io, false, memory_order_relaxed);
+    atomic_store_explicit(&async_state.in_io, false, memory_order_relaxed);
 }
 
 int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left)
@@ -393,7 +393,7 @@ int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t
             break;
         }
         struct pollfd p[2] = {
-            { .fd = A.wake[0], .events = POLLIN },
+            { .fd = async_state.wake[0], .events = POLLIN },
             { .fd = fd, .events = writing ? POLLOUT : POLLIN },
         };
         int wait = -1;
@@ -423,24 +423,24 @@ int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t
 
 void async_itimer(int which, const struct async_itimer *set, struct async_itimer *old)
 {
-    g_mutex_lock(&A.lock);
+    g_mutex_lock(&async_state.lock);
     int64_t now;
     int64_t *at, *every;
     switch (which) {
     case ITIMER_REAL_LINUX:
         now = mono_now();
-        at = &A.real_at;
-        every = &A.real_every;
+        at = &async_state.real_at;
+        every = &async_state.real_every;
         break;
     case ITIMER_VIRTUAL_LINUX:
         now = user_time();
-        at = &A.virt_at;
-        every = &A.virt_every;
+        at = &async_state.virt_at;
+        every = &async_state.virt_every;
         break;
     default:
         now = async_cpu_time();
-        at = &A.prof_at;
-        every = &A.prof_every;
+        at = &async_state.prof_at;
+        every = &async_state.prof_every;
         break;
     }
     if (old) {
@@ -458,9 +458,9 @@ void async_itimer(int which, const struct async_itimer *set, struct async_itimer
         *at = set->value ? now + set->value : 0;
         *every = set->interval;
     }
-    g_mutex_unlock(&A.lock);
+    g_mutex_unlock(&async_state.lock);
     if (set)
-        poke(A.ctl[1]);
+        poke(async_state.ctl[1]);
 }
 
 void async_set_cpu_limit(uint64_t soft, uint64_t hard)
@@ -469,26 +469,26 @@ void async_set_cpu_limit(uint64_t soft, uint64_t hard)
      * is finite: an infinite soft limit disables the hard one too. */
     if (soft == UINT64_MAX)
         hard = UINT64_MAX;
-    g_mutex_lock(&A.lock);
-    A.cpu_soft = soft == UINT64_MAX || soft > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)soft * NS;
-    A.cpu_hard = hard == UINT64_MAX || hard > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)hard * NS;
+    g_mutex_lock(&async_state.lock);
+    async_state.cpu_soft = soft == UINT64_MAX || soft > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)soft * NS;
+    async_state.cpu_hard = hard == UINT64_MAX || hard > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)hard * NS;
     /* Linux checks the hard limit first: with soft == hard, SIGKILL. */
-    if (A.cpu_hard && A.cpu_soft >= A.cpu_hard)
-        A.cpu_soft = 0;
-    g_snprintf(A.cpu_hard_reason, sizeof(A.cpu_hard_reason),
+    if (async_state.cpu_hard && async_state.cpu_soft >= async_state.cpu_hard)
+        async_state.cpu_soft = 0;
+    g_snprintf(async_state.cpu_hard_reason, sizeof(async_state.cpu_hard_reason),
                "killed by SIGKILL: CPU time limit of %" G_GUINT64_FORMAT
                " s reached (RLIMIT_CPU, --cpu-time)", hard);
-    g_mutex_unlock(&A.lock);
-    if (A.ctl[1] >= 0)
-        poke(A.ctl[1]);
+    g_mutex_unlock(&async_state.lock);
+    if (async_state.ctl[1] >= 0)
+        poke(async_state.ctl[1]);
 }
 
 void async_set_timeout(int64_t ns, const char *reason)
 {
-    g_mutex_lock(&A.lock);
-    A.timeout_at = mono_now() + ns;
-    A.timeout_reason = reason;
-    g_mutex_unlock(&A.lock);
-    if (A.ctl[1] >= 0)
-        poke(A.ctl[1]);
+    g_mutex_lock(&async_state.lock);
+    async_state.timeout_at = mono_now() + ns;
+    async_state.timeout_reason = reason;
+    g_mutex_unlock(&async_state.lock);
+    if (async_state.ctl[1] >= 0)
+        poke(async_state.ctl[1]);
 }

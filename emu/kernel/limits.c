@@ -66,7 +66,7 @@ static struct {
     csh cs;
     char insn_reason[96];
     char timeout_reason[96];
-} L;
+} limits_state;
 
 /* ---- parsing ---- */
 
@@ -117,7 +117,7 @@ static err_t parse_seconds(const char *opt, const char *s, int64_t *ns)
 
 static bool in_kernel_page(struct task *t, uint64_t pc)
 {
-    return pc >= t->k.kpage && pc < t->k.kpage + 0x1000;
+    return pc >= t->layout.kpage && pc < t->layout.kpage + 0x1000;
 }
 
 static struct block_count block_cache[BLOCK_CACHE];
@@ -133,8 +133,8 @@ static uint32_t decode_block(struct task *t, uint64_t pc, uint32_t size)
         const uint8_t *p = code;
         size_t left = n;
         uint64_t addr = pc;
-        cs_insn *insn = cs_malloc(L.cs);
-        while (left && cs_disasm_iter(L.cs, &p, &left, &addr, insn))
+        cs_insn *insn = cs_malloc(limits_state.cs);
+        while (left && cs_disasm_iter(limits_state.cs, &p, &left, &addr, insn))
             count++;
         cs_free(insn, 1);
     }
@@ -153,7 +153,7 @@ static inline struct block_count *block_slot(uint64_t pc)
 
 static void kill_over_budget(struct task *t)
 {
-    task_kill(t, SIGKILL_LINUX, g_strdup(L.insn_reason));
+    task_kill(t, SIGKILL_LINUX, g_strdup(limits_state.insn_reason));
 }
 
 /* A block not in the cache, or one that may not fit in what is left. */
@@ -166,14 +166,14 @@ static G_GNUC_NO_INLINE void on_block_slow(uc_engine *uc, uint64_t pc, uint32_t 
          * leaves them out; this is for an engine that ignores it) */
         *b = (struct block_count){ block_key(pc, size),
                                    in_kernel_page(t, pc) ? 0 : decode_block(t, pc, size) };
-    if (L.left - b->insns < FINAL_STRETCH) {
+    if (limits_state.left - b->insns < FINAL_STRETCH) {
         /* A stop requested here ends the run before the block executes
          * (measured): it is counted instruction by instruction instead. */
-        L.want_per_insn = true;
+        limits_state.want_per_insn = true;
         uc_emu_stop(uc);
         return;
     }
-    L.left -= b->insns;
+    limits_state.left -= b->insns;
 }
 
 /* Called from translated code at the start of every guest block: kept to
@@ -184,9 +184,9 @@ static void on_block(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
     const struct block_count *b = block_slot(pc);
     if (G_LIKELY(b->key == block_key(pc, size))) {
-        int64_t left = L.left - b->insns;
+        int64_t left = limits_state.left - b->insns;
         if (G_LIKELY(left >= FINAL_STRETCH)) {
-            L.left = left;
+            limits_state.left = left;
             return;
         }
     }
@@ -201,38 +201,38 @@ static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
         return;
     /* The hook runs before the instruction: with nothing left, it must not
      * run at all. */
-    if (L.left <= 0) {
+    if (limits_state.left <= 0) {
         kill_over_budget(t);
         return;
     }
-    L.left--;
+    limits_state.left--;
 }
 
 err_t limits_before_run(struct task *t)
 {
-    if (!L.counting || L.per_insn || (!L.want_per_insn && L.left >= FINAL_STRETCH))
+    if (!limits_state.counting || limits_state.per_insn || (!limits_state.want_per_insn && limits_state.left >= FINAL_STRETCH))
         return OK;
-    L.per_insn = true;
+    limits_state.per_insn = true;
     err_t e;
-    if ((e = UC_TRY(uc_hook_del(t->uc, L.block_hook))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &L.insn_hook, UC_HOOK_CODE, (void *)on_insn, t, 1, 0))))
+    if ((e = UC_TRY(uc_hook_del(t->uc, limits_state.block_hook))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &limits_state.insn_hook, UC_HOOK_CODE, (void *)on_insn, t, 1, 0))))
         return e;
     return OK;
 }
 
 static err_t setup_insn_budget(struct task *t, uint64_t n)
 {
-    L.counting = true;
-    L.left = n > INT64_MAX ? INT64_MAX : (int64_t)n;
-    L.max_insns = n;
-    g_snprintf(L.insn_reason, sizeof(L.insn_reason),
+    limits_state.counting = true;
+    limits_state.left = n > INT64_MAX ? INT64_MAX : (int64_t)n;
+    limits_state.max_insns = n;
+    g_snprintf(limits_state.insn_reason, sizeof(limits_state.insn_reason),
                "killed by SIGKILL: instruction limit of %" PRIu64 " reached (--max-insns)", n);
-    if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &L.cs) != CS_ERR_OK)
+    if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &limits_state.cs) != CS_ERR_OK)
         return err_new("capstone: cannot open an x86 decoder");
     /* One callback per block executed, none per instruction: the engine
-     * keeps most of its speed (see the benchmark in the README). */
-    return UC_TRY(uc_hook_add(t->uc, &L.block_hook, UC_HOOK_BLOCK, (void *)on_block, t, 0,
-                              t->k.kpage - 1));
+     * keeps most of its speed (docs/performance.md). */
+    return UC_TRY(uc_hook_add(t->uc, &limits_state.block_hook, UC_HOOK_BLOCK, (void *)on_block, t, 0,
+                              t->layout.kpage - 1));
 }
 
 /* ---- rlimits ---- */
@@ -267,45 +267,45 @@ static struct {
     bool cpu, memory, output, timeout, insns;
     uint64_t cpu_soft, cpu_hard, memory_bytes, output_bytes, max_insns;
     int64_t timeout_ns;
-} P;
+} limits_asked;
 
 static err_t parse_options(void)
 {
     err_t e;
     if (opt_cpu_time) {
         g_auto(GStrv) parts = g_strsplit(opt_cpu_time, ":", 2);
-        if ((e = parse_u64("cpu-time", parts[0], false, &P.cpu_soft)))
+        if ((e = parse_u64("cpu-time", parts[0], false, &limits_asked.cpu_soft)))
             return e;
-        P.cpu_hard = P.cpu_soft;
-        if (parts[1] && (e = parse_u64("cpu-time", parts[1], false, &P.cpu_hard)))
+        limits_asked.cpu_hard = limits_asked.cpu_soft;
+        if (parts[1] && (e = parse_u64("cpu-time", parts[1], false, &limits_asked.cpu_hard)))
             return e;
-        if (P.cpu_soft > P.cpu_hard)
+        if (limits_asked.cpu_soft > limits_asked.cpu_hard)
             return err_new("--cpu-time: SOFT must not exceed HARD");
-        if (P.cpu_soft == 0)
+        if (limits_asked.cpu_soft == 0)
             return err_new("--cpu-time: the limit must be at least 1 second");
-        P.cpu = true;
+        limits_asked.cpu = true;
     }
     if (opt_memory) {
-        if ((e = parse_u64("memory", opt_memory, true, &P.memory_bytes)))
+        if ((e = parse_u64("memory", opt_memory, true, &limits_asked.memory_bytes)))
             return e;
-        if (!P.memory_bytes)
+        if (!limits_asked.memory_bytes)
             return err_new("--memory: the limit must be positive");
-        P.memory = true;
+        limits_asked.memory = true;
     }
     if (opt_output) {
-        if ((e = parse_u64("output-limit", opt_output, true, &P.output_bytes)))
+        if ((e = parse_u64("output-limit", opt_output, true, &limits_asked.output_bytes)))
             return e;
-        P.output = true;
+        limits_asked.output = true;
     }
     if (opt_timeout) {
-        if ((e = parse_seconds("timeout", opt_timeout, &P.timeout_ns)))
+        if ((e = parse_seconds("timeout", opt_timeout, &limits_asked.timeout_ns)))
             return e;
-        P.timeout = true;
+        limits_asked.timeout = true;
     }
     if (opt_max_insns) {
-        if ((e = parse_u64("max-insns", opt_max_insns, true, &P.max_insns)))
+        if ((e = parse_u64("max-insns", opt_max_insns, true, &limits_asked.max_insns)))
             return e;
-        P.insns = true;
+        limits_asked.insns = true;
     }
     return OK;
 }
@@ -325,26 +325,26 @@ static gboolean post_parse(GOptionContext *ctx, GOptionGroup *group, gpointer da
 
 err_t limits_setup(struct task *t)
 {
-    L.t = t;
+    limits_state.t = t;
     err_t e;
-    if (P.cpu)
-        set_rlimit(t, RLIMIT_CPU_LINUX, P.cpu_soft, P.cpu_hard);
+    if (limits_asked.cpu)
+        set_rlimit(t, RLIMIT_CPU_LINUX, limits_asked.cpu_soft, limits_asked.cpu_hard);
     else
         limits_rlimit_changed(t, RLIMIT_CPU_LINUX);
-    if (P.memory)
-        set_rlimit(t, RLIMIT_AS_LINUX, P.memory_bytes, P.memory_bytes);
+    if (limits_asked.memory)
+        set_rlimit(t, RLIMIT_AS_LINUX, limits_asked.memory_bytes, limits_asked.memory_bytes);
     else
         limits_rlimit_changed(t, RLIMIT_AS_LINUX);
     limits_rlimit_changed(t, RLIMIT_DATA_LINUX);
-    if (P.output)
-        set_rlimit(t, RLIMIT_FSIZE_LINUX, P.output_bytes, P.output_bytes);
-    if (P.timeout) {
-        g_snprintf(L.timeout_reason, sizeof(L.timeout_reason),
+    if (limits_asked.output)
+        set_rlimit(t, RLIMIT_FSIZE_LINUX, limits_asked.output_bytes, limits_asked.output_bytes);
+    if (limits_asked.timeout) {
+        g_snprintf(limits_state.timeout_reason, sizeof(limits_state.timeout_reason),
                    "killed by SIGKILL: wall-clock timeout of %s s reached (--timeout)",
                    opt_timeout);
-        async_set_timeout(P.timeout_ns, L.timeout_reason);
+        async_set_timeout(limits_asked.timeout_ns, limits_state.timeout_reason);
     }
-    if (P.insns && (e = setup_insn_budget(t, P.max_insns)))
+    if (limits_asked.insns && (e = setup_insn_budget(t, limits_asked.max_insns)))
         return e;
     return OK;
 }
@@ -356,7 +356,7 @@ uint64_t limits_output_left(struct task *t)
     uint64_t lim = t->rlim[RLIMIT_FSIZE_LINUX].cur;
     if (lim == RLIM_INFINITY_LINUX)
         return UINT64_MAX;
-    return lim > L.written ? lim - L.written : 0;
+    return lim > limits_state.written ? lim - limits_state.written : 0;
 }
 
 int64_t limits_output_allow(struct task *t, uint64_t count)
@@ -376,5 +376,5 @@ void limits_output_done(struct task *t, int64_t written)
 {
     (void)t;
     if (written > 0)
-        L.written += (uint64_t)written;
+        limits_state.written += (uint64_t)written;
 }

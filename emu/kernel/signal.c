@@ -382,8 +382,8 @@ static bool setup_frame(struct task *t, int sig, const struct ksiginfo *info,
         .trapno = s->trapno,
         .err = s->err,
         .cr2 = s->cr2,
-        .vdso_sigreturn = t->k.vdso_sigreturn,
-        .vdso_rt_sigreturn = t->k.vdso_rt_sigreturn,
+        .vdso_sigreturn = t->layout.vdso_sigreturn,
+        .vdso_rt_sigreturn = t->layout.vdso_rt_sigreturn,
     };
     struct uctx entry;
     bool ok = t->is64 ? sigframe_x86_64_setup(&t->mm, &in, &entry)

@@ -54,7 +54,7 @@ struct task {
     enum seccomp_mode mode;
     bool tsc_off;
   /* CR4.TSD: strict mode turned the time-stamp counter off */
-    struct kernel_layout k;
+    struct kernel_layout layout;
     const struct abi *call_abi; /* ABI of the call being served: compat
                                    structures for int $0x80 from 64-bit code */
 

@@ -2,7 +2,7 @@
  * each rendering one event as a text line (strace's conventions: `---` for
  * what happens between calls, `+++` for the start and the end) or as one
  * JSON object per line.  Field names of the JSON form are documented in
- * README.md ("Tracing") and are kept stable. */
+ * docs/tracing.md and are kept stable. */
 #include "emu/trace/trace.h"
 
 #include <errno.h>

@@ -84,11 +84,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     trap_observer = strict_observer;
     uint64_t pc = start;
     for (int round = 0; round < 4 && t.state == TASK_RUNNING; round++) {
-        uc_err e = uc_emu_start(t.uc, pc, t.k.halt, TIMEOUT_US, MAX_INSNS);
+        uc_err e = uc_emu_start(t.uc, pc, t.layout.halt, TIMEOUT_US, MAX_INSNS);
         if (t.state != TASK_RUNNING || e != UC_ERR_OK)
             break;
         pc = cpu_pc(&t);
-        if (pc == t.k.halt)
+        if (pc == t.layout.halt)
             abort(); /* user code must never reach the kernel's halt stub */
     }
     if (t.mode == MODE_DISABLED)

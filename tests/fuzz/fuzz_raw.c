@@ -2,7 +2,7 @@
  * --raw, --arch, --text-addr, --data-addr, --entry, --stack through glib's
  * option parser), raw_open() on real image files and raw_plan() on any
  * 64-bit sizes.  The oracle is a second, independent model of the
- * documented rules (README "Descriptors, raw bytecode and the master"):
+ * documented rules (docs/usage.md, "Descriptors, raw bytecode and the master"):
  * C-notation numbers with K/M/G, page-aligned images inside user space
  * below the stack and apart from each other, the entry inside the text,
  * 256 MiB per image, a stack of 1 byte to 1 GiB.  Arithmetic here is in
@@ -115,7 +115,7 @@ static bool model_number(const char *s, bool sized, uint64_t *out)
 
 static u128 page_up(u128 x) { return (x + PAGE - 1) / PAGE * PAGE; }
 
-/* The layout the README promises for these sizes, or false for a refusal. */
+/* The layout docs/usage.md promises for these sizes, or false for a refusal. */
 static bool model_plan(const struct raw_request *rq, uint64_t tlen, uint64_t dlen,
                        struct raw_layout *l)
 {

@@ -1,6 +1,6 @@
 /* CPU checks Unicorn leaves out and a hostile guest could lean on, found by
  * the hostile corpus (tests/hostile) against the real kernel. */
-#include "emu/entry/guard.h"
+#include "emu/entry/port_io.h"
 
 #include "abi/linux.h"
 #include "emu/entry/exception.h"
@@ -21,7 +21,7 @@ static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, voi
     exception_raise(user, X86_TRAP_GP_LINUX, 0, 0);
 }
 
-err_t guard_install(struct task *t)
+err_t port_io_install(struct task *t)
 {
     uc_hook h;
     err_t e;
