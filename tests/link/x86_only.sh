@@ -1,5 +1,5 @@
 #!/bin/sh
-# The start-up figures in the README assume seccomp-emu links Unicorn and
+# The start-up figures in docs/performance.md assume seccomp-emu links Unicorn and
 # Capstone with their x86 target only (build-aux/x86-object.sh).  That
 # script falls back to every target, with a warning, when an archive is not
 # shaped as it expects; this test is where such a fallback turns red.
