@@ -22,7 +22,8 @@ SUDO=
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in meson ninja-build pkg-config gcc gcc-multilib libglib2.0-dev libcapstone-dev \
-         libcmocka-dev python3 qemu-user libseccomp-dev clang libclang-rt-dev strace binutils; do
+         libcmocka-dev python3 qemu-user libseccomp-dev clang libclang-rt-dev strace binutils \
+         groff-base; do
     have "$p" || need+=("$p")
 done
 
