@@ -57,7 +57,6 @@ static enum sil layout(int sig, int code)
 }
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
 void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128])
 {
@@ -98,42 +97,39 @@ void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128])
     }
 }
 
-void sigframe_fxsave_put(const struct uctx_fpu *f, bool is64, uint8_t fx[512])
+void sigframe_fxsave_put(const struct uctx_fpu *f, bool is64, struct fxregs_state_linux *fx)
 {
-    memset(fx, 0, 512);
-    memcpy(fx, &f->fcw, 2);
-    memcpy(fx + 2, &f->fsw, 2);
-    fx[4] = uctx_ftw_abridged(f->ftw);
-    memcpy(fx + 6, &f->fop, 2);
-    /* A 64-bit kernel saves with FXSAVE64: 64-bit FIP and FDP, no
-     * selectors, for compat tasks too. */
-    put64(fx + 8, f->fip);
-    put64(fx + 16, f->fdp);
-    put32(fx + 24, f->mxcsr);
-    put32(fx + 28, 0xffff); /* MXCSR_MASK of the emulated CPU */
+    memset(fx, 0, sizeof(*fx));
+    fx->cwd = f->fcw;
+    fx->swd = f->fsw;
+    fx->twd = uctx_ftw_abridged(f->ftw);
+    fx->fop = f->fop;
+    fx->rip = f->fip;
+    fx->rdp = f->fdp;
+    fx->mxcsr = f->mxcsr;
+    fx->mxcsr_mask = 0xffff; /* the emulated CPU's */
     for (int i = 0; i < 8; i++)
-        memcpy(fx + 32 + 16 * i, f->st[i], 10);
+        memcpy(fx->st_space[i], f->st[i], 10);
     for (int i = 0; i < (is64 ? 16 : 8); i++)
-        memcpy(fx + 160 + 16 * i, f->xmm[i], 16);
+        memcpy(fx->xmm_space[i], f->xmm[i], 16);
 }
 
-void sigframe_fxsave_get(const uint8_t fx[512], bool is64, struct uctx_fpu *f)
+void sigframe_fxsave_get(const struct fxregs_state_linux *fx, bool is64, struct uctx_fpu *f)
 {
-    memcpy(&f->fcw, fx, 2);
-    memcpy(&f->fsw, fx + 2, 2);
-    memcpy(&f->fop, fx + 6, 2);
-    memcpy(&f->fip, fx + 8, 8);
-    memcpy(&f->fdp, fx + 16, 8);
-    memcpy(&f->mxcsr, fx + 24, 4);
-    f->mxcsr &= 0xffff; /* reserved bits are cleared, as the kernel does */
+    f->fcw = fx->cwd;
+    f->fsw = fx->swd;
+    f->fop = fx->fop;
+    f->fip = fx->rip;
+    f->fdp = fx->rdp;
+    f->mxcsr = fx->mxcsr & 0xffff; /* reserved bits are cleared, as the kernel does */
     for (int i = 0; i < 8; i++)
-        memcpy(f->st[i], fx + 32 + 16 * i, 10);
+        memcpy(f->st[i], fx->st_space[i], 10);
     for (int i = 0; i < (is64 ? 16 : 8); i++)
-        memcpy(f->xmm[i], fx + 160 + 16 * i, 16);
+        memcpy(f->xmm[i], fx->xmm_space[i], 16);
     /* The abridged tag only says empty or not; that is all the CPU keeps. */
-    uint8_t a = fx[4];
+    uint8_t abridged = (uint8_t)fx->twd;
     f->ftw = 0;
     for (int i = 0; i < 8; i++)
-        if (!(a & (1u << i)))
+        if (!(abridged & (1u << i)))
             f->ftw |= (uint16_t)(3u << (2 * i));
 }

@@ -1,55 +1,34 @@
-/* x86_64's rt_sigframe (arch/x86/include/asm/sigframe.h):
- *
- *   0   pretcode        the restorer: SA_RESTORER is mandatory
- *   8   struct ucontext uc_flags, uc_link, uc_stack, uc_mcontext, uc_sigmask
- *   312 struct siginfo
- *   440 end; the FXSAVE image sits above, 64-byte aligned
- */
+/* x86_64's rt_sigframe (abi/sigframe_linux.h): the restorer's address,
+ * the ucontext with the sigcontext, the siginfo; the FXSAVE image sits
+ * above, 64-byte aligned. */
+#include <stddef.h>
 #include <string.h>
 
-#include "emu/kernel/sigframe_priv.h"
+#include "abi/sigframe_linux.h"
 #include "abi/signal_linux.h"
-
-#define F_PRETCODE 0
-#define F_UC 8
-#define F_INFO 312
-#define FRAME_SIZE 440
-
-/* ucontext, relative to F_UC */
-#define UC_FLAGS 0
-#define UC_LINK 8
-#define UC_STACK_SP 16
-#define UC_STACK_FLAGS 24
-#define UC_STACK_SIZE 32
-#define UC_MCONTEXT 40
-#define UC_SIGMASK 296
-#define UC_SIZE 304
-
-/* sigcontext, relative to UC_MCONTEXT */
-#define SC_R8 0 /* r8..r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags */
-#define SC_CS 144
-#define SC_GS 146
-#define SC_FS 148
-#define SC_SS 150
-#define SC_ERR 152
-#define SC_TRAPNO 160
-#define SC_OLDMASK 168
-#define SC_CR2 176
-#define SC_FPSTATE 184
+#include "emu/kernel/sigframe_priv.h"
 
 #define REDZONE 128
 
-/* The order of the 18 words at the start of the sigcontext. */
-static const int sc_order[] = { UR_R8, UR_R9,  UR_R10, UR_R11, UR_R12, UR_R13,
-                                UR_R14, UR_R15, UR_DI, UR_SI,  UR_BP,  UR_BX,
-                                UR_DX, UR_AX,  UR_CX,  UR_SP };
+static void put_gregs(struct sigcontext_64_linux *sc, const struct uctx *r)
+{
+    sc->r8 = r->r[UR_R8], sc->r9 = r->r[UR_R9], sc->r10 = r->r[UR_R10];
+    sc->r11 = r->r[UR_R11], sc->r12 = r->r[UR_R12], sc->r13 = r->r[UR_R13];
+    sc->r14 = r->r[UR_R14], sc->r15 = r->r[UR_R15];
+    sc->di = r->r[UR_DI], sc->si = r->r[UR_SI], sc->bp = r->r[UR_BP];
+    sc->bx = r->r[UR_BX], sc->dx = r->r[UR_DX], sc->ax = r->r[UR_AX];
+    sc->cx = r->r[UR_CX], sc->sp = r->r[UR_SP];
+}
 
-static void put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
-static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
-static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
-static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static void get_gregs(struct uctx *r, const struct sigcontext_64_linux *sc)
+{
+    r->r[UR_R8] = sc->r8, r->r[UR_R9] = sc->r9, r->r[UR_R10] = sc->r10;
+    r->r[UR_R11] = sc->r11, r->r[UR_R12] = sc->r12, r->r[UR_R13] = sc->r13;
+    r->r[UR_R14] = sc->r14, r->r[UR_R15] = sc->r15;
+    r->r[UR_DI] = sc->di, r->r[UR_SI] = sc->si, r->r[UR_BP] = sc->bp;
+    r->r[UR_BX] = sc->bx, r->r[UR_DX] = sc->dx, r->r[UR_AX] = sc->ax;
+    r->r[UR_CX] = sc->cx, r->r[UR_SP] = sc->sp;
+}
 
 bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct uctx *out)
 {
@@ -63,55 +42,50 @@ bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct u
         sp = in->ss.sp + in->ss.size;
         entering = true;
     }
-    uint64_t fx_at = (sp - FXSAVE_SIZE) & ~63ull;
-    uint64_t frame = (((fx_at - FRAME_SIZE) & ~15ull) - 8);
+    uint64_t fx_at = (sp - sizeof(struct fxregs_state_linux)) & ~63ull;
+    uint64_t frame = (((fx_at - sizeof(struct rt_sigframe_64_linux)) & ~15ull) - 8);
     if ((nested || entering) && !(frame > in->ss.sp && frame - in->ss.sp <= in->ss.size))
         return false; /* it would overflow the alternate stack */
     if (!(in->ka->flags & SA_RESTORER_LINUX))
         return false; /* x86_64 has no vDSO restorer: the kernel refuses */
 
-    uint8_t f[FRAME_SIZE];
+    struct rt_sigframe_64_linux f;
     /* Where SA_SIGINFO is not asked for the info area is left as the stack
      * had it, as the kernel does. */
-    if (!mm_read(mm, frame, f, sizeof(f)))
+    if (!mm_read(mm, frame, &f, sizeof(f)))
         return false;
-    put64(f + F_PRETCODE, in->ka->restorer);
-    uint8_t *uc = f + F_UC;
-    put64(uc + UC_FLAGS, UC_SIGCONTEXT_SS_LINUX | UC_STRICT_RESTORE_SS_LINUX);
-    put64(uc + UC_LINK, 0);
-    put64(uc + UC_STACK_SP, in->ss.sp);
-    put32(uc + UC_STACK_FLAGS, in->ss.flags);
-    put32(uc + UC_STACK_FLAGS + 4, 0);
-    put64(uc + UC_STACK_SIZE, in->ss.size);
-    uint8_t *sc = uc + UC_MCONTEXT;
-    memset(sc, 0, UC_SIGMASK - UC_MCONTEXT);
-    for (size_t i = 0; i < G_N_ELEMENTS(sc_order); i++)
-        put64(sc + SC_R8 + 8 * i, r->r[sc_order[i]]);
-    put64(sc + 128, r->ip);
-    put64(sc + 136, r->flags);
-    put16(sc + SC_CS, r->cs);
-    put16(sc + SC_GS, 0);
-    put16(sc + SC_FS, 0);
-    put16(sc + SC_SS, r->ss);
-    put64(sc + SC_ERR, in->err);
-    put64(sc + SC_TRAPNO, (uint64_t)in->trapno);
-    put64(sc + SC_OLDMASK, in->mask);
-    put64(sc + SC_CR2, in->cr2);
-    put64(sc + SC_FPSTATE, fx_at);
-    put64(uc + UC_SIGMASK, in->mask);
+    f.pretcode = in->ka->restorer;
+    struct ucontext_64_linux *uc = &f.uc;
+    uc->uc_flags = UC_SIGCONTEXT_SS_LINUX | UC_STRICT_RESTORE_SS_LINUX;
+    uc->uc_link = 0;
+    uc->uc_stack = (struct stack_64_linux){ .ss_sp = in->ss.sp, .ss_flags = (int32_t)in->ss.flags,
+                                            .ss_size = in->ss.size };
+    struct sigcontext_64_linux *sc = &uc->uc_mcontext;
+    memset(sc, 0, sizeof(*sc));
+    put_gregs(sc, r);
+    sc->ip = r->ip;
+    sc->flags = r->flags;
+    sc->cs = r->cs;
+    sc->ss = r->ss;
+    sc->err = in->err;
+    sc->trapno = (uint64_t)in->trapno;
+    sc->oldmask = in->mask;
+    sc->cr2 = in->cr2;
+    sc->fpstate = fx_at;
+    uc->uc_sigmask = in->mask;
     if (in->ka->flags & SA_SIGINFO_LINUX)
-        sigframe_siginfo(in->info, true, f + F_INFO);
+        sigframe_siginfo(in->info, true, f.info);
 
-    uint8_t fx[FXSAVE_SIZE];
-    sigframe_fxsave_put(&r->fpu, true, fx);
-    if (!mm_write(mm, fx_at, fx, sizeof(fx)) || !mm_write(mm, frame, f, sizeof(f)))
+    struct fxregs_state_linux fx;
+    sigframe_fxsave_put(&r->fpu, true, &fx);
+    if (!mm_write(mm, fx_at, &fx, sizeof(fx)) || !mm_write(mm, frame, &f, sizeof(f)))
         return false;
 
     *out = *r;
     out->r[UR_DI] = (uint64_t)in->sig;
     out->r[UR_AX] = 0;
-    out->r[UR_SI] = frame + F_INFO;
-    out->r[UR_DX] = frame + F_UC;
+    out->r[UR_SI] = frame + offsetof(struct rt_sigframe_64_linux, info);
+    out->r[UR_DX] = frame + offsetof(struct rt_sigframe_64_linux, uc);
     out->r[UR_SP] = frame;
     out->ip = in->ka->handler;
     out->cs = SEL_USER_CS_LINUX;
@@ -126,34 +100,33 @@ bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur,
 {
     /* The restorer's `ret` popped pretcode: the frame is 8 below. */
     uint64_t frame = cur->r[UR_SP] - 8;
-    uint8_t f[FRAME_SIZE];
-    if (!mm_read(mm, frame, f, sizeof(f)))
+    struct rt_sigframe_64_linux f;
+    if (!mm_read(mm, frame, &f, sizeof(f)))
         return false;
-    const uint8_t *uc = f + F_UC, *sc = uc + UC_MCONTEXT;
+    const struct ucontext_64_linux *uc = &f.uc;
+    const struct sigcontext_64_linux *sc = &uc->uc_mcontext;
     out->regs = *cur;
     struct uctx *r = &out->regs;
-    for (size_t i = 0; i < G_N_ELEMENTS(sc_order); i++)
-        r->r[sc_order[i]] = get64(sc + SC_R8 + 8 * i);
-    r->ip = get64(sc + 128);
-    r->flags = (cur->flags & ~(uint64_t)FIX_EFLAGS_LINUX) | (get64(sc + 136) & FIX_EFLAGS_LINUX);
-    r->cs = get16(sc + SC_CS) | 3;
-    r->ss = get16(sc + SC_SS) | 3;
+    get_gregs(r, sc);
+    r->ip = sc->ip;
+    r->flags = (cur->flags & ~(uint64_t)FIX_EFLAGS_LINUX) | (sc->flags & FIX_EFLAGS_LINUX);
+    r->cs = sc->cs | 3;
+    r->ss = sc->ss | 3;
     /* Without UC_STRICT_RESTORE_SS (old frames) a broken SS is replaced,
      * as force_valid_ss() does. */
-    if (!(get64(uc + UC_FLAGS) & UC_STRICT_RESTORE_SS_LINUX) && r->ss != SEL_USER_DS_LINUX)
+    if (!(uc->uc_flags & UC_STRICT_RESTORE_SS_LINUX) && r->ss != SEL_USER_DS_LINUX)
         r->ss = SEL_USER_DS_LINUX;
-    uint64_t fp = get64(sc + SC_FPSTATE);
-    if (fp) {
-        uint8_t fx[FXSAVE_SIZE];
-        if (!mm_read(mm, fp, fx, sizeof(fx)))
+    if (sc->fpstate) {
+        struct fxregs_state_linux fx;
+        if (!mm_read(mm, sc->fpstate, &fx, sizeof(fx)))
             return false;
-        sigframe_fxsave_get(fx, true, &r->fpu);
+        sigframe_fxsave_get(&fx, true, &r->fpu);
     } else
         uctx_fpu_init(&r->fpu);
-    out->mask = get64(uc + UC_SIGMASK);
+    out->mask = uc->uc_sigmask;
     out->has_ss = true;
-    out->ss.sp = get64(uc + UC_STACK_SP);
-    out->ss.flags = get32(uc + UC_STACK_FLAGS);
-    out->ss.size = get64(uc + UC_STACK_SIZE);
+    out->ss.sp = uc->uc_stack.ss_sp;
+    out->ss.flags = (uint32_t)uc->uc_stack.ss_flags;
+    out->ss.size = uc->uc_stack.ss_size;
     return true;
 }
