@@ -187,10 +187,15 @@
 
 /* Linux's limits on a single read or write (fs/read_write.c) */
 #define MAX_RW_COUNT_LINUX 0x7ffff000u
-#define PAGE_SIZE_LINUX 4096u
+#define PAGE_SIZE_LINUX 4096ull
+/* Round up to the guest's page size (which the host's need not be). */
+#define PAGE_ALIGN_LINUX(x) (((x) + PAGE_SIZE_LINUX - 1) & ~(PAGE_SIZE_LINUX - 1))
 #define UIO_MAXIOV_LINUX 1024
 
 /* The end of user space for each ABI as a 64-bit kernel draws it. */
+/* The x32 ABI's mark on a syscall number (__X32_SYSCALL_BIT). */
+#define X32_SYSCALL_BIT_LINUX 0x40000000
+
 #define TASK_SIZE_64_LINUX 0x00007ffffffff000ull
 #define TASK_SIZE_IA32_LINUX 0xffffe000ull
 /* ... which is also where the stack starts (STACK_TOP). */

@@ -3,6 +3,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "abi/bytes_le.h"
 #include "abi/linux.h"
 
 /* Offsets inside the one page: headers, then dynamic data, then text. */
@@ -22,9 +23,6 @@ struct builder {
     uint32_t str;             /* next free dynstr byte (relative) */
 };
 
-static void put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
-static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
 static uint32_t emit(struct builder *b, const uint8_t *code, size_t len)
 {
@@ -46,18 +44,18 @@ static void add_symbol(struct builder *b, const char *name, uint32_t value, uint
     const uint8_t info = (1 << 4) | 2; /* STB_GLOBAL, STT_FUNC */
     if (b->is64) {
         uint8_t *s = b->img->bytes + OFF_DYNSYM + idx * 24;
-        put32(s, name_off);
+        put_le32(s, name_off);
         s[4] = info;
-        put16(s + 6, 1); /* any defined section: only SHN_UNDEF matters */
-        put64(s + 8, value);
-        put64(s + 16, size);
+        put_le16(s + 6, 1); /* any defined section: only SHN_UNDEF matters */
+        put_le64(s + 8, value);
+        put_le64(s + 16, size);
     } else {
         uint8_t *s = b->img->bytes + OFF_DYNSYM + idx * 16;
-        put32(s, name_off);
-        put32(s + 4, value);
-        put32(s + 8, size);
+        put_le32(s, name_off);
+        put_le32(s + 4, value);
+        put_le32(s + 8, size);
         s[12] = info;
-        put16(s + 14, 1);
+        put_le16(s + 14, 1);
     }
 }
 
@@ -143,11 +141,11 @@ static void build_hash(struct builder *b)
 {
     uint8_t *h = b->img->bytes + OFF_HASH;
     uint32_t nchain = b->nsym + 1;
-    put32(h, 1);
-    put32(h + 4, nchain);
-    put32(h + 8, b->nsym);
+    put_le32(h, 1);
+    put_le32(h + 4, nchain);
+    put_le32(h + 8, b->nsym);
     for (uint32_t i = 0; i < nchain; i++)
-        put32(h + 12 + i * 4, i ? i - 1 : 0);
+        put_le32(h + 12 + i * 4, i ? i - 1 : 0);
 }
 
 static void build_dynamic(struct builder *b)
@@ -163,11 +161,11 @@ static void build_dynamic(struct builder *b)
     uint8_t *d = b->img->bytes + OFF_DYNAMIC;
     for (size_t i = 0; i < G_N_ELEMENTS(dyn); i++) {
         if (b->is64) {
-            put64(d + i * 16, dyn[i][0]);
-            put64(d + i * 16 + 8, dyn[i][1]);
+            put_le64(d + i * 16, dyn[i][0]);
+            put_le64(d + i * 16 + 8, dyn[i][1]);
         } else {
-            put32(d + i * 8, (uint32_t)dyn[i][0]);
-            put32(d + i * 8 + 4, (uint32_t)dyn[i][1]);
+            put_le32(d + i * 8, (uint32_t)dyn[i][0]);
+            put_le32(d + i * 8 + 4, (uint32_t)dyn[i][1]);
         }
     }
 }
@@ -180,52 +178,52 @@ static void build_headers(struct builder *b)
     e[4] = b->is64 ? 2 : 1; /* ELFCLASS */
     e[5] = 1;               /* little endian */
     e[6] = 1;               /* EV_CURRENT */
-    put16(e + 16, 3);       /* ET_DYN */
-    put16(e + 18, b->is64 ? 62 : 3);
-    put32(e + 20, 1);
+    put_le16(e + 16, 3);       /* ET_DYN */
+    put_le16(e + 18, b->is64 ? 62 : 3);
+    put_le32(e + 20, 1);
     uint32_t dynsz = 6 * (b->is64 ? 16 : 8);
     if (b->is64) {
-        put64(e + 32, OFF_PHDR_64);
-        put16(e + 52, 64);
-        put16(e + 54, 56);
-        put16(e + 56, 2);
-        put16(e + 58, 64);
+        put_le64(e + 32, OFF_PHDR_64);
+        put_le16(e + 52, 64);
+        put_le16(e + 54, 56);
+        put_le16(e + 56, 2);
+        put_le16(e + 58, 64);
         uint8_t *p = e + OFF_PHDR_64;
-        put32(p, 1);          /* PT_LOAD */
-        put32(p + 4, 5);      /* R+X */
-        put64(p + 32, VDSO_SIZE);
-        put64(p + 40, VDSO_SIZE);
-        put64(p + 48, VDSO_SIZE);
+        put_le32(p, 1);          /* PT_LOAD */
+        put_le32(p + 4, 5);      /* R+X */
+        put_le64(p + 32, VDSO_SIZE);
+        put_le64(p + 40, VDSO_SIZE);
+        put_le64(p + 48, VDSO_SIZE);
         p += 56;
-        put32(p, 2);          /* PT_DYNAMIC */
-        put32(p + 4, 4);
-        put64(p + 8, OFF_DYNAMIC);
-        put64(p + 16, OFF_DYNAMIC);
-        put64(p + 24, OFF_DYNAMIC);
-        put64(p + 32, dynsz);
-        put64(p + 40, dynsz);
-        put64(p + 48, 8);
+        put_le32(p, 2);          /* PT_DYNAMIC */
+        put_le32(p + 4, 4);
+        put_le64(p + 8, OFF_DYNAMIC);
+        put_le64(p + 16, OFF_DYNAMIC);
+        put_le64(p + 24, OFF_DYNAMIC);
+        put_le64(p + 32, dynsz);
+        put_le64(p + 40, dynsz);
+        put_le64(p + 48, 8);
     } else {
-        put32(e + 28, OFF_PHDR_32);
-        put16(e + 40, 52);
-        put16(e + 42, 32);
-        put16(e + 44, 2);
-        put16(e + 46, 40);
+        put_le32(e + 28, OFF_PHDR_32);
+        put_le16(e + 40, 52);
+        put_le16(e + 42, 32);
+        put_le16(e + 44, 2);
+        put_le16(e + 46, 40);
         uint8_t *p = e + OFF_PHDR_32;
-        put32(p, 1);
-        put32(p + 16, VDSO_SIZE);
-        put32(p + 20, VDSO_SIZE);
-        put32(p + 24, 5);
-        put32(p + 28, VDSO_SIZE);
+        put_le32(p, 1);
+        put_le32(p + 16, VDSO_SIZE);
+        put_le32(p + 20, VDSO_SIZE);
+        put_le32(p + 24, 5);
+        put_le32(p + 28, VDSO_SIZE);
         p += 32;
-        put32(p, 2);
-        put32(p + 4, OFF_DYNAMIC);
-        put32(p + 8, OFF_DYNAMIC);
-        put32(p + 12, OFF_DYNAMIC);
-        put32(p + 16, dynsz);
-        put32(p + 20, dynsz);
-        put32(p + 24, 4);
-        put32(p + 28, 4);
+        put_le32(p, 2);
+        put_le32(p + 4, OFF_DYNAMIC);
+        put_le32(p + 8, OFF_DYNAMIC);
+        put_le32(p + 12, OFF_DYNAMIC);
+        put_le32(p + 16, dynsz);
+        put_le32(p + 20, dynsz);
+        put_le32(p + 24, 4);
+        put_le32(p + 28, 4);
     }
 }
 

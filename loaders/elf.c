@@ -5,9 +5,7 @@
 #include "abi/linux.h"
 #include "emu/kernel/task.h"
 
-#define PAGE 4096ull
-#define PAGE_DOWN(x) ((x) & ~(PAGE - 1))
-#define PAGE_UP(x) (((x) + PAGE - 1) & ~(PAGE - 1))
+#define PAGE_DOWN(x) ((x) & ~(PAGE_SIZE_LINUX - 1))
 
 #define PT_LOAD 1
 #define PT_DYNAMIC 2
@@ -113,14 +111,14 @@ err_t elf_parse(const uint8_t *d, size_t len, struct elf_info *out)
                 return err_new("segment %u: file size exceeds memory size", i);
             if (off > len || filesz > len - off)
                 return err_new("segment %u lies outside the file", i);
-            if ((vaddr & (PAGE - 1)) != (off & (PAGE - 1)))
+            if ((vaddr & (PAGE_SIZE_LINUX - 1)) != (off & (PAGE_SIZE_LINUX - 1)))
                 return err_new("segment %u: address and file offset disagree modulo the "
                                "page size", i);
             (void)align;
             if (memsz == 0)
                 break;
             uint64_t span_end = vaddr + memsz;
-            if (span_end < vaddr || PAGE_UP(span_end) < span_end)
+            if (span_end < vaddr || PAGE_ALIGN_LINUX(span_end) < span_end)
                 return err_new("segment %u wraps around the address space", i);
             /* A PIE is moved above its base; its own addresses must still fit. */
             if (span_end > limit || (!out->pie && vaddr < 0x1000))
@@ -135,7 +133,7 @@ err_t elf_parse(const uint8_t *d, size_t len, struct elf_info *out)
             out->seg[out->nseg++] = (struct elf_segment){ vaddr, memsz, off, filesz,
                                                           prot_of(pflags) };
             out->lo = MIN(out->lo, PAGE_DOWN(vaddr));
-            out->hi = MAX(out->hi, PAGE_UP(span_end));
+            out->hi = MAX(out->hi, PAGE_ALIGN_LINUX(span_end));
             if (!have_phdr && off <= phoff && phoff + (uint64_t)phnum * phent <= off + filesz)
                 phdr_vaddr = vaddr + (phoff - off);
             break;
@@ -167,12 +165,12 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
      * the same file page twice. */
     for (size_t i = 0; i < info->nseg; i++) {
         const struct elf_segment *s = &info->seg[i];
-        uint64_t lo = PAGE_DOWN(s->vaddr + bias), hi = PAGE_UP(s->vaddr + bias + s->memsz);
-        for (uint64_t pg = lo; pg < hi; pg += PAGE) {
+        uint64_t lo = PAGE_DOWN(s->vaddr + bias), hi = PAGE_ALIGN_LINUX(s->vaddr + bias + s->memsz);
+        for (uint64_t pg = lo; pg < hi; pg += PAGE_SIZE_LINUX) {
             const struct vma *v = mm_find(&t->mm, pg);
             if (v) {
                 if ((v->prot | s->prot) != v->prot) {
-                    int64_t r = mm_mprotect(&t->mm, pg, PAGE, v->prot | s->prot);
+                    int64_t r = mm_mprotect(&t->mm, pg, PAGE_SIZE_LINUX, v->prot | s->prot);
                     if (r < 0)
                         return err_new("cannot share a page between segments");
                 }
@@ -180,11 +178,11 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
             }
             uint64_t run = pg;
             while (run < hi && !mm_find(&t->mm, run))
-                run += PAGE;
+                run += PAGE_SIZE_LINUX;
             err_t e = mm_map_fixed(&t->mm, pg, run - pg, s->prot, "[elf]", NULL);
             if (e)
                 return e;
-            pg = run - PAGE;
+            pg = run - PAGE_SIZE_LINUX;
         }
     }
     /* Contents after all pages exist, so shared pages receive both. */

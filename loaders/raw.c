@@ -6,8 +6,6 @@
 #include "emu/kernel/task.h"
 #include "loaders/stack.h"
 
-#define PAGE 4096ull
-#define PAGE_UP(x) (((x) + PAGE - 1) & ~(PAGE - 1))
 #define X64 "0x%" G_GINT64_MODIFIER "x"
 
 /* Room the initial stack pointer leaves above it: argc = 0, then the NULL
@@ -27,13 +25,13 @@ static err_t check_image(const char *what, uint64_t len)
 static err_t check_range(const char *what, uint64_t addr, uint64_t len, const struct raw_layout *l,
                          uint64_t *end)
 {
-    if (addr & (PAGE - 1))
+    if (addr & (PAGE_SIZE_LINUX - 1))
         return err_new("the %s address " X64 " is not page aligned", what, addr);
     uint64_t limit = l->stack_hi;
-    if (addr < RAW_MIN_ADDR || addr >= limit || PAGE_UP(len) > limit - addr)
+    if (addr < RAW_MIN_ADDR || addr >= limit || PAGE_ALIGN_LINUX(len) > limit - addr)
         return err_new("the %s (" X64 "-" X64 ") lies outside the %s address space", what, addr,
                        addr + len, l->is64 ? "x86_64" : "i386");
-    *end = addr + PAGE_UP(len);
+    *end = addr + PAGE_ALIGN_LINUX(len);
     if (*end > l->stack_lo)
         return err_new("the %s (" X64 "-" X64 ") overlaps the stack (" X64 "-" X64 ")", what,
                        addr, addr + len, l->stack_lo, l->stack_hi);
@@ -54,7 +52,7 @@ err_t raw_plan(const struct raw_request *rq, uint64_t text_len, uint64_t data_le
         return err_new("a stack of %" G_GUINT64_FORMAT " bytes: give 1 to %" G_GUINT64_FORMAT
                        " bytes", rq->stack_size, RAW_STACK_MAX);
     out->stack_hi = TASK_SIZE_LINUX(rq->is64);
-    out->stack_lo = out->stack_hi - PAGE_UP(rq->stack_size);
+    out->stack_lo = out->stack_hi - PAGE_ALIGN_LINUX(rq->stack_size);
     out->sp = out->stack_hi - RAW_SP_GAP;
 
     uint64_t text_end, data_end;

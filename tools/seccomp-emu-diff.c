@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abi/signal_names.h"
 #include "recording.h"
 
 #define CAPTURE_MAX (64u << 20)  /* per stream; a runaway guest must not eat RAM */
@@ -102,16 +103,9 @@ static void fix_bare_trace(int argc, char **argv)
 
 static const char *signal_name(int sig)
 {
-    static const char *names[] = {
-        NULL, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
-        "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
-        "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
-        "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU",
-        "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR",
-        "SIGSYS",
-    };
-    if (sig > 0 && sig < (int)G_N_ELEMENTS(names))
-        return names[sig];
+    const char *name = signal_name_linux(sig); /* host numbers: this tool is Linux-only */
+    if (name)
+        return name;
     return sig >= SIGRTMIN && sig <= SIGRTMAX ? "SIGRT" : "?";
 }
 

@@ -6,9 +6,7 @@
 
 #include "abi/linux.h"
 
-#define PAGE 4096ull
-#define PAGE_DOWN(x) ((x) & ~(PAGE - 1))
-#define PAGE_UP(x) (((x) + PAGE - 1) & ~(PAGE - 1))
+#define PAGE_DOWN(x) ((x) & ~(PAGE_SIZE_LINUX - 1))
 
 /* Host memory comes from POSIX mmap (lazily zeroed; present on every host
  * we build for).  A chunk is released when the last guest piece cut from
@@ -138,7 +136,7 @@ static uint64_t data_pages(const struct mm *mm)
     uint64_t n = 0;
     for (guint i = 0; i < mm->vmas->len; i++)
         if (is_data(VMA(mm, i)))
-            n += (VMA(mm, i)->end - VMA(mm, i)->start) / PAGE;
+            n += (VMA(mm, i)->end - VMA(mm, i)->start) / PAGE_SIZE_LINUX;
     return n;
 }
 
@@ -146,11 +144,11 @@ static bool data_may_grow(const struct mm *mm, uint64_t bytes)
 {
     if (mm->data_rlim == RLIM_INFINITY_LINUX)
         return true;
-    uint64_t pages = data_pages(mm) + bytes / PAGE;
-    if (pages <= mm->data_rlim / PAGE)
+    uint64_t pages = data_pages(mm) + bytes / PAGE_SIZE_LINUX;
+    if (pages <= mm->data_rlim / PAGE_SIZE_LINUX)
         return true;
     /* Linux's allowance for Valgrind: a soft limit of 0 defers to the hard one. */
-    return mm->data_rlim == 0 && pages <= mm->data_rlim_max / PAGE;
+    return mm->data_rlim == 0 && pages <= mm->data_rlim_max / PAGE_SIZE_LINUX;
 }
 
 void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max)
@@ -181,8 +179,8 @@ static err_t insert_piece(struct mm *mm, struct vma v)
 static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool shared,
                      const char *name, uint8_t **host_out)
 {
-    len = PAGE_UP(len);
-    if ((addr & (PAGE - 1)) || len == 0 || addr + len < addr || addr + len > mm->limit)
+    len = PAGE_ALIGN_LINUX(len);
+    if ((addr & (PAGE_SIZE_LINUX - 1)) || len == 0 || addr + len < addr || addr + len > mm->limit)
         return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
                        "x is outside the guest's address space", addr, len);
     if (!range_free(mm, addr, len))
@@ -285,14 +283,14 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
     int type = flags & MAP_TYPE_LINUX;
     if (type != MAP_PRIVATE_LINUX && type != MAP_SHARED_LINUX)
         return -EINVAL_LINUX;
-    uint64_t plen = PAGE_UP(len);
+    uint64_t plen = PAGE_ALIGN_LINUX(len);
     if (plen < len || plen > mm->limit)
         return -ENOMEM_LINUX;
     bool fixed = flags & (MAP_FIXED_LINUX | MAP_FIXED_NOREPLACE_LINUX);
     bool shared = type == MAP_SHARED_LINUX;
     bool data = charge && (prot & PROT_WRITE_LINUX) && !shared;
     if (fixed) {
-        if (addr & (PAGE - 1))
+        if (addr & (PAGE_SIZE_LINUX - 1))
             return -EINVAL_LINUX;
         if (addr + plen < addr || addr + plen > mm->limit)
             return -ENOMEM_LINUX;
@@ -333,9 +331,9 @@ int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
 
 int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
 {
-    if ((addr & (PAGE - 1)) || len == 0)
+    if ((addr & (PAGE_SIZE_LINUX - 1)) || len == 0)
         return -EINVAL_LINUX;
-    uint64_t plen = PAGE_UP(len);
+    uint64_t plen = PAGE_ALIGN_LINUX(len);
     if (plen < len || addr + plen < addr || addr + plen > mm->limit)
         return -EINVAL_LINUX;
     err_t e = carve(mm, addr, plen);
@@ -344,13 +342,13 @@ int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
 
 int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
-    if (addr & (PAGE - 1))
+    if (addr & (PAGE_SIZE_LINUX - 1))
         return -EINVAL_LINUX;
     if (prot & ~(PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX | PROT_GROWSDOWN_LINUX |
                  PROT_GROWSUP_LINUX))
         return -EINVAL_LINUX;
     prot &= PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX;
-    uint64_t plen = PAGE_UP(len);
+    uint64_t plen = PAGE_ALIGN_LINUX(len);
     if (plen < len || addr + plen < addr)
         return -ENOMEM_LINUX;
     if (plen == 0)
@@ -407,12 +405,12 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags,
                   uint64_t new_addr)
 {
-    if ((old & (PAGE - 1)) || (flags & ~(MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX)))
+    if ((old & (PAGE_SIZE_LINUX - 1)) || (flags & ~(MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX)))
         return -EINVAL_LINUX;
     if ((flags & MREMAP_FIXED_LINUX) && !(flags & MREMAP_MAYMOVE_LINUX))
         return -EINVAL_LINUX;
-    old_len = PAGE_UP(old_len);
-    new_len = PAGE_UP(new_len);
+    old_len = PAGE_ALIGN_LINUX(old_len);
+    new_len = PAGE_ALIGN_LINUX(new_len);
     if (new_len == 0 || old_len == 0)
         return -EINVAL_LINUX;
     const struct vma *v = mm_find(mm, old);
@@ -443,7 +441,7 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
     int64_t dst;
     int type = shared ? MAP_SHARED_LINUX : MAP_PRIVATE_LINUX;
     if (flags & MREMAP_FIXED_LINUX) {
-        if ((new_addr & (PAGE - 1)) || new_addr + new_len > mm->limit)
+        if ((new_addr & (PAGE_SIZE_LINUX - 1)) || new_addr + new_len > mm->limit)
             return -EINVAL_LINUX;
         if (new_addr < old + old_len && old < new_addr + new_len)
             return -EINVAL_LINUX;
@@ -482,7 +480,7 @@ uint64_t mm_brk(struct mm *mm, uint64_t want)
     if (want > mm->brk_cur && mm->data_rlim != RLIM_INFINITY_LINUX &&
         (want - mm->brk_start) + mm->elf_data > mm->data_rlim)
         return mm->brk_cur;
-    uint64_t old_top = PAGE_UP(mm->brk_cur), new_top = PAGE_UP(want);
+    uint64_t old_top = PAGE_ALIGN_LINUX(mm->brk_cur), new_top = PAGE_ALIGN_LINUX(want);
     if (new_top > old_top) {
         if (new_top > mm->limit || !range_free(mm, old_top, new_top - old_top) ||
             !data_may_grow(mm, new_top - old_top))
@@ -506,9 +504,9 @@ uint64_t mm_brk(struct mm *mm, uint64_t want)
 
 int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
 {
-    if (addr & (PAGE - 1))
+    if (addr & (PAGE_SIZE_LINUX - 1))
         return -EINVAL_LINUX;
-    uint64_t plen = PAGE_UP(len);
+    uint64_t plen = PAGE_ALIGN_LINUX(len);
     if (plen < len)
         return -EINVAL_LINUX;
     if (mm_valid_prefix(mm, addr, plen, 0) < plen)
@@ -653,7 +651,7 @@ void *mm_guard(void)
     static void *guard;
     if (!guard) {
         /* Address space only: PROT_NONE, never touched, costs no memory. */
-        void *p = mmap(NULL, MAX_RW_COUNT_LINUX + (size_t)PAGE, PROT_NONE,
+        void *p = mmap(NULL, MAX_RW_COUNT_LINUX + (size_t)PAGE_SIZE_LINUX, PROT_NONE,
                        MAP_PRIVATE | MAP_ANON | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
             g_error("cannot reserve the guard range: %s", g_strerror(errno));

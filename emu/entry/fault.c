@@ -20,8 +20,7 @@
 #include "emu/engine/cpu.h"
 #include "emu/kernel/signal.h"
 
-#define PAGE 4096ull
-#define STACK_GUARD_GAP (256 * PAGE) /* stack_guard_gap */
+#define STACK_GUARD_GAP (256 * PAGE_SIZE_LINUX) /* stack_guard_gap */
 #define GROW_STEP (64 * 1024)        /* fewer, larger pieces; capped at the limit */
 
 static struct {
@@ -54,11 +53,11 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
          * raise nothing; only an engine exit with UC_ERR_EXCEPTION makes
          * this a fault. */
         fault_state.pending = true;
-        fault_state.page = vaddr & ~(PAGE - 1);
+        fault_state.page = vaddr & ~(PAGE_SIZE_LINUX - 1);
         fault_state.type = type;
         return false;
     }
-    e->paddr = vaddr & ~(PAGE - 1);
+    e->paddr = vaddr & ~(PAGE_SIZE_LINUX - 1);
     e->perms = have;
     return true;
 }
@@ -242,7 +241,7 @@ static uint64_t seg_base(struct task *t, x86_reg seg)
 static bool hits(uint64_t ea, unsigned size, uint64_t page, uint64_t *addr)
 {
     uint64_t end = ea + (size ? size : 1);
-    if (end <= page || ea >= page + PAGE)
+    if (end <= page || ea >= page + PAGE_SIZE_LINUX)
         return false;
     *addr = ea > page ? ea : page;
     return true;
@@ -252,7 +251,7 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type)
 {
     uint64_t pc = cpu_pc(t);
     if (type == UC_MEM_FETCH)
-        return (pc & ~(PAGE - 1)) == page ? pc : page;
+        return (pc & ~(PAGE_SIZE_LINUX - 1)) == page ? pc : page;
     uint8_t code[16];
     size_t n = mm_valid_prefix(&t->mm, pc, sizeof(code), PROT_EXEC_LINUX);
     if (!n || !mm_read(&t->mm, pc, code, n))
@@ -317,7 +316,7 @@ static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
     if (!next || next->start <= addr || !vma_is_stack(next))
         return "";
     *was_stack = true;
-    uint64_t top = TASK_SIZE_LINUX(t->is64), want = addr & ~(PAGE - 1);
+    uint64_t top = TASK_SIZE_LINUX(t->is64), want = addr & ~(PAGE_SIZE_LINUX - 1);
     uint64_t rlim = t->rlim[RLIMIT_STACK_LINUX].cur;
     if (rlim != RLIM_INFINITY_LINUX && top - want > rlim)
         return "stack overflow: the stack would exceed RLIMIT_STACK";
@@ -329,7 +328,7 @@ static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
     if (next->start >= GROW_STEP && next->start - GROW_STEP < low) {
         uint64_t cand = next->start - GROW_STEP;
         if (rlim != RLIM_INFINITY_LINUX && top - cand > rlim)
-            cand = top - (rlim & ~(PAGE - 1));
+            cand = top - (rlim & ~(PAGE_SIZE_LINUX - 1));
         if (cand < low && cand >= STACK_GUARD_GAP &&
             mm_range_free(&t->mm, cand - STACK_GUARD_GAP, STACK_GUARD_GAP))
             low = cand;

@@ -8,7 +8,6 @@
 #include "emu/kernel/observe.h"
 #include "emu/kernel/task.h"
 
-#define X32_SYSCALL_BIT_LINUX 0x40000000
 
 struct verdict seccomp_check(const struct task *t, enum entry e, int64_t nr)
 {

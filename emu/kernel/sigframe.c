@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "emu/kernel/sigframe_priv.h"
+#include "abi/bytes_le.h"
 #include "abi/signal_linux.h"
 
 bool sigframe_on_altstack(const struct sigaltstack_k *ss, uint64_t sp)
@@ -56,7 +57,15 @@ static enum sil layout(int sig, int code)
     return code < 0 ? SIL_RT : SIL_KILL;
 }
 
-static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* A pointer-sized field of the union, in the ABI's width. */
+static void put_word(uint8_t *p, uint64_t v, bool is64)
+{
+    if (is64)
+        put_le64(p, v);
+    else
+        put_le32(p, (uint32_t)v);
+}
 
 void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128])
 {
@@ -64,31 +73,30 @@ void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128])
     if (info->raw_valid) {
         /* The kernel keeps only the header and the union's known part. */
         memcpy(out, info->raw, 48);
-        put32(out, (uint32_t)info->signo);
+        put_le32(out, (uint32_t)info->signo);
         return;
     }
-    put32(out, (uint32_t)info->signo);
-    put32(out + 4, (uint32_t)info->errno_);
-    put32(out + 8, (uint32_t)info->code);
+    put_le32(out, (uint32_t)info->signo);
+    put_le32(out + 4, (uint32_t)info->errno_);
+    put_le32(out + 8, (uint32_t)info->code);
     uint8_t *u = out + (is64 ? 16 : 12);
-    unsigned ptr = is64 ? 8 : 4;
     switch (layout(info->signo, info->code)) {
     case SIL_KILL:
-        put32(u, (uint32_t)info->pid);
-        put32(u + 4, info->uid);
+        put_le32(u, (uint32_t)info->pid);
+        put_le32(u + 4, info->uid);
         break;
     case SIL_RT:
-        put32(u, (uint32_t)info->pid);
-        put32(u + 4, info->uid);
-        memcpy(u + 8, &info->value, ptr);
+        put_le32(u, (uint32_t)info->pid);
+        put_le32(u + 4, info->uid);
+        put_word(u + 8, info->value, is64);
         break;
     case SIL_TIMER:
-        put32(u, (uint32_t)info->tid);
-        put32(u + 4, (uint32_t)info->overrun);
-        memcpy(u + 8, &info->value, ptr);
+        put_le32(u, (uint32_t)info->tid);
+        put_le32(u + 4, (uint32_t)info->overrun);
+        put_word(u + 8, info->value, is64);
         break;
     case SIL_FAULT:
-        memcpy(u, &info->addr, ptr);
+        put_word(u, info->addr, is64);
         break;
     case SIL_POLL:
     case SIL_CHLD:

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi/signal_names.h"
 #include "emu/kernel/sigframe.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/observe.h"
@@ -27,15 +28,9 @@
 
 const char *signal_name(int sig)
 {
-    static const char *const names[] = {
-        NULL,        "SIGHUP",  "SIGINT",    "SIGQUIT", "SIGILL",    "SIGTRAP", "SIGABRT",
-        "SIGBUS",    "SIGFPE",  "SIGKILL",   "SIGUSR1", "SIGSEGV",   "SIGUSR2", "SIGPIPE",
-        "SIGALRM",   "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",   "SIGSTOP", "SIGTSTP",
-        "SIGTTIN",   "SIGTTOU", "SIGURG",    "SIGXCPU", "SIGXFSZ",   "SIGVTALRM", "SIGPROF",
-        "SIGWINCH",  "SIGIO",   "SIGPWR",    "SIGSYS",
-    };
-    if (sig > 0 && sig < (int)G_N_ELEMENTS(names))
-        return names[sig];
+    const char *name = signal_name_linux(sig);
+    if (name)
+        return name;
     return sig >= SIGRTMIN_LINUX && sig <= NSIG_LINUX_ALL ? "a real-time signal" : "signal";
 }
 

@@ -71,6 +71,14 @@ struct task {
     char *reason; /* one line: why the guest died, for stderr */
 };
 
+/* Is the call being served a 32-bit one (int $0x80, sysenter, or the
+ * 32-bit syscall, from 32- or 64-bit code)?  Its structures and arguments
+ * are then the compat ones, whatever the task's own width. */
+static inline bool in_compat_syscall(const struct task *t)
+{
+    return t->call_abi->bits == 32;
+}
+
 /* End the guest with exit code `code` (exit/exit_group). */
 void task_exit(struct task *t, int code);
 /* Resource limits as a native child of seccomp-emu would inherit them. */

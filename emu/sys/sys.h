@@ -40,7 +40,7 @@ const struct syscall_desc *sys_lookup(const struct abi *abi, int64_t nr);
  * from 64-bit code) take 32-bit values. */
 static inline uint64_t uarg(const struct task *t, uint64_t v)
 {
-    return t->call_abi->bits == 32 ? (uint32_t)v : v;
+    return in_compat_syscall(t) ? (uint32_t)v : v;
 }
 
 #define SYS(name) int64_t sys_##name(struct task *t, const uint64_t a[6])

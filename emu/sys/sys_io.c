@@ -66,6 +66,41 @@ static bool wrong_direction(int host, bool writing)
     return fl >= 0 && (fl & O_ACCMODE) == (writing ? O_RDONLY : O_WRONLY);
 }
 
+/* The host call for a guest read or write, retried on EINTR.  A blocking
+ * descriptor must still give way to a signal the guest handles or dies of
+ * (SA_RESTART decides on delivery): the timer thread interrupts the call.
+ * False when a signal came before the call started: it restarts. */
+static bool host_io(struct task *t, int host, const struct iovec *iov, int n, bool writing,
+                    int64_t offset, ssize_t *result)
+{
+    ssize_t r;
+    for (;;) {
+        if (!async_io_begin(t))
+            return false;
+        if (n == 1) {
+            /* One piece, nearly every call: the plain calls spare the
+             * kernel its iovec import, a fifth of a one-byte write's
+             * cost (bench/). */
+            void *p = iov[0].iov_base;
+            size_t len = iov[0].iov_len;
+            if (offset >= 0)
+                r = writing ? pwrite(host, p, len, offset) : pread(host, p, len, offset);
+            else
+                r = writing ? host_write(host, p, len) : host_read(host, p, len);
+        } else if (offset >= 0)
+            r = writing ? pwritev(host, iov, n, offset) : preadv(host, iov, n, offset);
+        else
+            r = writing ? writev(host, iov, n) : readv(host, iov, n);
+        int err = errno;
+        async_io_end();
+        errno = err;
+        if (!(r < 0 && err == EINTR))
+            break;
+    }
+    *result = r;
+    return true;
+}
+
 static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, bool writing,
                        int64_t offset)
 {
@@ -89,32 +124,8 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
         char dummy;
         r = writing ? write(host, &dummy, 0) : read(host, &dummy, 0);
     } else {
-        /* A blocking descriptor must still give way to a signal the guest
-         * handles or dies of (SA_RESTART decides on delivery): the timer
-         * thread interrupts the call, EINTR. */
-        for (;;) {
-            if (!async_io_begin(t))
-                return -ERESTARTSYS_LINUX;
-            if (n == 1) {
-                /* One piece, nearly every call: the plain calls spare the
-                 * kernel its iovec import, a fifth of a one-byte write's
-                 * cost (bench/). */
-                void *p = iov[0].iov_base;
-                size_t len = iov[0].iov_len;
-                if (offset >= 0)
-                    r = writing ? pwrite(host, p, len, offset) : pread(host, p, len, offset);
-                else
-                    r = writing ? host_write(host, p, len) : host_read(host, p, len);
-            } else if (offset >= 0)
-                r = writing ? pwritev(host, iov, n, offset) : preadv(host, iov, n, offset);
-            else
-                r = writing ? writev(host, iov, n) : readv(host, iov, n);
-            int err = errno;
-            async_io_end();
-            errno = err;
-            if (!(r < 0 && err == EINTR))
-                break;
-        }
+        if (!host_io(t, host, iov, n, writing, offset, &r))
+            return -ERESTARTSYS_LINUX;
     }
     if (!writing && r > 0)
         mm_written(&t->mm, buf, (uint64_t)r);
@@ -129,7 +140,7 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
     if (!g)
         return -EBADF_LINUX;
     uint64_t buf = a[1], count = a[2];
-    if (t->call_abi->bits == 32) {
+    if (in_compat_syscall(t)) {
         buf = (uint32_t)buf;
         count = (uint32_t)count;
     }
@@ -149,7 +160,7 @@ SYS(write) { return do_rw(t, a, true, -1); }
 static int64_t pos_arg(struct task *t, const uint64_t a[6])
 {
     /* i386 passes the 64-bit offset in two registers, low word first. */
-    if (t->call_abi->bits == 32)
+    if (in_compat_syscall(t))
         return (int64_t)((uint32_t)a[3] | ((uint64_t)(uint32_t)a[4] << 32));
     return (int64_t)a[3];
 }
@@ -177,7 +188,7 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
         return -EBADF_LINUX;
     uint64_t vec = a[1];
     uint64_t cnt = (uint32_t)a[2];
-    bool compat = t->call_abi->bits == 32;
+    bool compat = in_compat_syscall(t);
     if (compat)
         vec = (uint32_t)vec;
     if (cnt == 0)
@@ -234,16 +245,8 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     if (n == 0)
         return rw_host(t, g->host, 0, 0, writing, -1);
     ssize_t r;
-    for (;;) {
-        if (!async_io_begin(t))
-            return -ERESTARTSYS_LINUX;
-        r = writing ? writev(g->host, host, n) : readv(g->host, host, n);
-        int err = errno;
-        async_io_end();
-        errno = err;
-        if (!(r < 0 && err == EINTR))
-            break;
-    }
+    if (!host_io(t, g->host, host, n, writing, -1, &r))
+        return -ERESTARTSYS_LINUX;
     if (writing && r > 0)
         limits_output_done(t, r);
     if (!writing && r > 0) {
@@ -269,7 +272,7 @@ static bool is_proc_seccomp(struct task *t, const char *path)
 static int64_t do_open(struct task *t, uint64_t upath, int flags)
 {
     char path[4096];
-    if (t->call_abi->bits == 32)
+    if (in_compat_syscall(t))
         upath = (uint32_t)upath;
     int r = mm_read_string(&t->mm, upath, path, sizeof(path));
     if (r < 0)
@@ -321,10 +324,10 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
 
 SYS(lseek)
 {
-    int64_t off = t->call_abi->bits == 32 ? (int64_t)(int32_t)a[1] : (int64_t)a[1];
+    int64_t off = in_compat_syscall(t) ? (int64_t)(int32_t)a[1] : (int64_t)a[1];
     int64_t r = do_lseek(t, (int)a[0], off, (int)a[2]);
     /* The 32-bit lseek cannot report offsets past 2 GiB. */
-    if (t->call_abi->bits == 32 && r > INT32_MAX)
+    if (in_compat_syscall(t) && r > INT32_MAX)
         return -EOVERFLOW_LINUX;
     return r;
 }
@@ -346,7 +349,7 @@ SYS(ioctl)
     if (!g)
         return -EBADF_LINUX;
     uint32_t cmd = (uint32_t)a[1];
-    uint64_t arg = t->call_abi->bits == 32 ? (uint32_t)a[2] : a[2];
+    uint64_t arg = uarg(t, a[2]);
     if (g->kind != GFD_HOST)
         return -ENOTTY_LINUX;
     switch (cmd) {

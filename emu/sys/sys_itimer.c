@@ -7,7 +7,7 @@
 
 #define NS 1000000000ll
 
-static bool compat(struct task *t) { return t->call_abi->bits == 32; }
+static bool compat(struct task *t) { return in_compat_syscall(t); }
 
 /* struct __kernel_old_itimerval: {interval, value}, each a timeval. */
 static bool get_itimerval(struct task *t, uint64_t addr, int64_t v[4])

@@ -114,7 +114,7 @@ static int64_t get_limit(struct task *t, const uint64_t a[6], uint32_t compat_in
     unsigned res = (unsigned)a[0];
     if (res >= RLIM_NLIMITS_LINUX)
         return -EINVAL_LINUX;
-    if (t->call_abi->bits == 64) {
+    if (!in_compat_syscall(t)) {
         uint64_t v[2] = { t->rlim[res].cur, t->rlim[res].max };
         return mm_write(&t->mm, a[1], v, sizeof(v)) ? 0 : -EFAULT_LINUX;
     }
@@ -135,7 +135,7 @@ SYS(setrlimit)
     if (res >= RLIM_NLIMITS_LINUX)
         return -EINVAL_LINUX;
     uint64_t v[2];
-    if (t->call_abi->bits == 64) {
+    if (!in_compat_syscall(t)) {
         if (!mm_read(&t->mm, a[1], v, sizeof(v)))
             return -EFAULT_LINUX;
     } else {
@@ -156,7 +156,7 @@ SYS(set_tid_address)
 
 SYS(set_robust_list)
 {
-    size_t want = t->call_abi->bits == 64 ? 24 : 12;
+    size_t want = !in_compat_syscall(t) ? 24 : 12;
     if (a[1] != want)
         return -EINVAL_LINUX;
     t->robust_list = uarg(t, a[0]);
@@ -169,7 +169,7 @@ SYS(rseq) { (void)t, (void)a; return -ENOSYS_LINUX; }
 
 SYS(arch_prctl)
 {
-    if (t->call_abi->bits == 32)
+    if (in_compat_syscall(t))
         return -EINVAL_LINUX; /* the compat call knows only vDSO mapping */
     uint64_t addr = a[1];
     switch ((int)a[0]) {

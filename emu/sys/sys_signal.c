@@ -19,7 +19,7 @@
      SA_RESTART_LINUX | SA_NODEFER_LINUX | SA_RESETHAND_LINUX | SA_EXPOSE_TAGBITS_LINUX |        \
      SA_RESTORER_LINUX)
 
-static bool compat(struct task *t) { return t->call_abi->bits == 32; }
+static bool compat(struct task *t) { return in_compat_syscall(t); }
 static uint64_t uptr(struct task *t, uint64_t v) { return compat(t) ? (uint32_t)v : v; }
 static bool valid_sig(int64_t sig) { return sig >= 1 && sig <= NSIG_LINUX_ALL; }
 

@@ -167,7 +167,7 @@ SYS(fstat64) { return stat_into(t, (int)a[0], a[1], true); }
 static int64_t at_form(struct task *t, uint64_t upath, int flags)
 {
     char path[4096];
-    if (t->call_abi->bits == 32)
+    if (in_compat_syscall(t))
         upath = (uint32_t)upath;
     int r = mm_read_string(&t->mm, upath, path, sizeof(path));
     if (r < 0)
@@ -192,7 +192,7 @@ SYS(fstatat64)
 SYS(stat_path)
 {
     char path[4096];
-    uint64_t upath = t->call_abi->bits == 32 ? (uint32_t)a[0] : a[0];
+    uint64_t upath = uarg(t, a[0]);
     int r = mm_read_string(&t->mm, upath, path, sizeof(path));
     return r < 0 ? r : -ENOENT_LINUX;
 }
@@ -222,7 +222,7 @@ SYS(statx)
     P64(112, k.mtime); P32(120, k.mtime_ns);
     P32(128, k.rdev_major); P32(132, k.rdev_minor);
     P32(136, k.dev_major); P32(140, k.dev_minor);
-    uint64_t ubuf = t->call_abi->bits == 32 ? (uint32_t)a[4] : a[4];
+    uint64_t ubuf = uarg(t, a[4]);
     return mm_write(&t->mm, ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 

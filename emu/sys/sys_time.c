@@ -68,7 +68,7 @@ static int64_t clock_get(struct task *t, const uint64_t a[6], bool wide)
     return put_timespec(t, uarg(t, a[1]), s, n, wide) ? 0 : -EFAULT_LINUX;
 }
 
-SYS(clock_gettime) { return clock_get(t, a, t->call_abi->bits == 64); }
+SYS(clock_gettime) { return clock_get(t, a, !in_compat_syscall(t)); }
 SYS(clock_gettime64) { return clock_get(t, a, true); }
 
 static int64_t clock_res(struct task *t, const uint64_t a[6], bool wide)
@@ -82,14 +82,14 @@ static int64_t clock_res(struct task *t, const uint64_t a[6], bool wide)
     return put_timespec(t, uarg(t, a[1]), 0, n, wide) ? 0 : -EFAULT_LINUX;
 }
 
-SYS(clock_getres) { return clock_res(t, a, t->call_abi->bits == 64); }
+SYS(clock_getres) { return clock_res(t, a, !in_compat_syscall(t)); }
 SYS(clock_getres64) { return clock_res(t, a, true); }
 
 SYS(gettimeofday)
 {
     int64_t s, n;
     guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &n);
-    bool wide = t->call_abi->bits == 64;
+    bool wide = !in_compat_syscall(t);
     if (a[0] && !put_timespec(t, uarg(t, a[0]), s, n / 1000, wide))
         return -EFAULT_LINUX;
     if (a[1]) {
@@ -105,12 +105,12 @@ SYS(time)
     int64_t s, n;
     guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &n);
     if (a[0]) {
-        bool ok = t->call_abi->bits == 64 ? mm_write(&t->mm, a[0], &s, 8)
+        bool ok = !in_compat_syscall(t) ? mm_write(&t->mm, a[0], &s, 8)
                                           : mm_write(&t->mm, (uint32_t)a[0], &(int32_t){ (int32_t)s }, 4);
         if (!ok)
             return -EFAULT_LINUX;
     }
-    return t->call_abi->bits == 64 ? s : (int32_t)s;
+    return !in_compat_syscall(t) ? s : (int32_t)s;
 }
 
 static int64_t sleep_for(struct task *t, uint64_t ureq, uint64_t urem, bool wide)
@@ -138,7 +138,7 @@ static int64_t sleep_for(struct task *t, uint64_t ureq, uint64_t urem, bool wide
     return -EINTR_LINUX;
 }
 
-SYS(nanosleep) { return sleep_for(t, uarg(t, a[0]), uarg(t, a[1]), t->call_abi->bits == 64); }
+SYS(nanosleep) { return sleep_for(t, uarg(t, a[0]), uarg(t, a[1]), !in_compat_syscall(t)); }
 
 SYS(clock_nanosleep)
 {
@@ -147,7 +147,7 @@ SYS(clock_nanosleep)
     int r = guest_clock_gettime(clk, &s, &n);
     if (r < 0 || clk == CLOCK_THREAD_CPUTIME_ID_LINUX)
         return -EINVAL_LINUX;
-    bool wide = t->call_abi->bits == 64;
+    bool wide = !in_compat_syscall(t);
     if (!(a[1] & 1)) /* relative */
         return sleep_for(t, uarg(t, a[2]), uarg(t, a[3]), wide);
     /* TIMER_ABSTIME: sleep until the clock reads the target; a signal
