@@ -19,6 +19,10 @@
  * half-word (chosen by args[1]) and returns it as the TRAP's data, which
  * the handler hands back as the call's result. */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/param.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -377,6 +381,67 @@ static void case_trap_dies(int blocked)
     printf("survived\n");
 }
 
+/* The lines of /proc/self/status a sandbox test reads. */
+static void show_status(const char *when)
+{
+    int fd = open("/proc/self/status", O_RDONLY);
+    if (fd < 0) {
+        printf("%s: open: %d\n", when, errno);
+        return;
+    }
+    char text[8192];
+    size_t len = 0;
+    ssize_t n;
+    /* Small reads: the file is read in pieces, as seq_file serves it. */
+    while (len < sizeof(text) - 1 && (n = read(fd, text + len, MIN(100, sizeof(text) - 1 - len))) > 0)
+        len += (size_t)n;
+    text[len] = 0;
+    close(fd);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        if (!strncmp(line, "Seccomp", 7) || !strncmp(line, "NoNewPrivs", 10) ||
+            !strncmp(line, "Threads", 7) || !strncmp(line, "SigBlk", 6) ||
+            !strncmp(line, "SigCgt", 6) || !strncmp(line, "State", 5))
+            printf("%s: %s\n", when, line);
+}
+
+static void show_device(const char *path)
+{
+    int fd = open(path, O_RDWR);
+    unsigned char buf[64];
+    memset(buf, 0xaa, sizeof(buf));
+    long r = read(fd, buf, sizeof(buf));
+    int zeros = 0, aa = 0;
+    for (size_t i = 0; i < sizeof(buf); i++)
+        zeros += buf[i] == 0, aa += buf[i] == 0xaa;
+    long w = write(fd, "abc", 3);
+    struct stat st;
+    fstat(fd, &st);
+    printf("%s: fd %d read %ld (zeros %d untouched %d) write %ld mode %o rdev %u:%u\n", path,
+           fd >= 0, r, zeros == 64, aa == 64, w, (unsigned)st.st_mode, major(st.st_rdev),
+           minor(st.st_rdev));
+    close(fd);
+}
+
+static void case_status(void)
+{
+    show_status("start");
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    handle_sigsys();
+    nnp();
+    install_for(SYS_getppid, SECCOMP_RET_ERRNO | 1);
+    install_for(SYS_getppid, SECCOMP_RET_ERRNO | 2);
+    show_status("two filters");
+    show_device("/dev/null");
+    show_device("/dev/zero");
+    show_device("/dev/urandom");
+    int fd = open("/proc/self/status", O_WRONLY);
+    printf("status for writing: %d", fd < 0 ? errno : 0);
+    printf(", write %ld\n", fd < 0 ? 0L : (write(fd, "x", 1) < 0 ? (long)errno : 0L));
+}
+
 #define MAGIC 0x5eccd00du
 
 /* The filter that returns half-word args[1] of seccomp_data as TRAP data
@@ -468,6 +533,8 @@ int main(int argc, char **argv)
         case_trap_dies(1);
     else if (!strcmp(c, "trap_ignored"))
         case_trap_dies(0);
+    else if (!strcmp(c, "status"))
+        case_status();
     else if (!strcmp(c, "data")) {
         handle_sigsys();
         nnp();
