@@ -165,6 +165,11 @@ static void case_install(void)
     printf("allow again, TSYNC %ld\n", install(allow, N(allow), SECCOMP_FILTER_FLAG_TSYNC));
     printf("allow, LOG|SPEC_ALLOW %ld\n",
            install(allow, N(allow), SECCOMP_FILTER_FLAG_LOG | SECCOMP_FILTER_FLAG_SPEC_ALLOW));
+    long listener = install(allow, N(allow), SECCOMP_FILTER_FLAG_NEW_LISTENER);
+    printf("NEW_LISTENER %ld, close-on-exec %d\n", listener,
+           listener >= 0 ? fcntl((int)listener, F_GETFD) : -1);
+    printf("second NEW_LISTENER %ld\n", install(allow, N(allow), SECCOMP_FILTER_FLAG_NEW_LISTENER));
+    printf("read on the listener %ld\n", listener >= 0 ? answer(read((int)listener, &got, 1)) : 0L);
     printf("PR_GET_SECCOMP %ld\n", answer(prctl(PR_GET_SECCOMP, 0, 0, 0, 0)));
     printf("strict by prctl %ld\n", answer(prctl(PR_SET_SECCOMP, 1, 0, 0, 0)));
     printf("strict by seccomp %ld\n", answer(seccomp3(SECCOMP_SET_MODE_STRICT, 0, NULL)));
