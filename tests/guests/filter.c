@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -74,7 +75,19 @@ __asm__(".text\n"
         " mov 20(%esp), %eax\n"
         " int $0x80\n"
         ".globl raw_after\nraw_after:\n"
+        " pop %ebx\n pop %esi\n pop %edi\n pop %ebp\n ret\n"
+        /* The same through the vDSO's __kernel_vsyscall (sysenter or the
+         * 32-bit syscall): the filter sees the landing pad as ip. */
+        ".globl raw_vsys\nraw_vsys:\n"
+        " push %ebp\n push %edi\n push %esi\n push %ebx\n"
+        " mov 24(%esp), %eax\n"
+        " mov 0(%eax), %ebx\n mov 4(%eax), %ecx\n mov 8(%eax), %edx\n"
+        " mov 12(%eax), %esi\n mov 16(%eax), %edi\n mov 20(%eax), %ebp\n"
+        " mov 20(%esp), %eax\n"
+        " call *vsys_entry\n"
         " pop %ebx\n pop %esi\n pop %edi\n pop %ebp\n ret\n");
+long raw_vsys(long nr, const long a[6]);
+void *vsys_entry;
 #endif
 long raw_call(long nr, const long a[6]);
 extern char raw_after[];
@@ -549,6 +562,16 @@ int main(int argc, char **argv)
         install_dump();
         dump(raw_call, SYS_getpid, raw_after);
     }
+#if defined(__i386__)
+    else if (!strcmp(c, "data_vsyscall")) {
+        /* ip-after is the landing pad's offset in __kernel_vsyscall */
+        vsys_entry = (void *)getauxval(AT_SYSINFO);
+        handle_sigsys();
+        nnp();
+        install_dump();
+        dump(raw_vsys, SYS_getpid, vsys_entry);
+    }
+#endif
 #if defined(__x86_64__)
     else if (!strcmp(c, "data_x32")) {
         handle_sigsys();
