@@ -9,12 +9,19 @@
 
 #define FD_MAX_GUEST 1024 /* RLIMIT_NOFILE's usual soft limit */
 
-enum gfd_kind { GFD_NONE, GFD_HOST, GFD_PROC_SECCOMP };
+enum gfd_kind {
+    GFD_NONE,
+    GFD_HOST,
+    GFD_PROC_SECCOMP,
+    GFD_SECCOMP_LISTENER, /* SECCOMP_FILTER_FLAG_NEW_LISTENER's descriptor */
+    GFD_VIRTUAL,          /* a read-only emulated file (/proc/self/status, /dev/zero) */
+};
 
 struct gfd {
     enum gfd_kind kind;
     int host;     /* GFD_HOST */
-    uint64_t pos; /* GFD_PROC_SECCOMP */
+    uint64_t pos; /* GFD_PROC_SECCOMP, GFD_VIRTUAL */
+    int vfile;    /* GFD_VIRTUAL: enum vfile_id (emu/kernel/vfile.h) */
     bool cloexec;
 };
 

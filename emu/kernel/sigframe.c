@@ -98,9 +98,14 @@ void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128])
     case SIL_FAULT:
         put_word(u, info->addr, is64);
         break;
+    case SIL_SYS:
+        /* _sigsys: call address, then int syscall and unsigned arch. */
+        put_word(u, info->addr, is64);
+        put_le32(u + (is64 ? 8 : 4), (uint32_t)info->syscall);
+        put_le32(u + (is64 ? 12 : 8), info->arch);
+        break;
     case SIL_POLL:
     case SIL_CHLD:
-    case SIL_SYS:
         break;
     }
 }

@@ -8,14 +8,15 @@
 
 #include "abi/linux.h"
 #include "abi/signal_linux.h"
-#include "emu/kernel/async.h"
 #include "emu/engine/host_tune.h"
+#include "emu/kernel/async.h"
 #include "emu/kernel/limits.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
+#include "emu/kernel/vfile.h"
 #include "emu/sys/sys.h"
-#include "emu/xlat.h"
 #include "emu/sys/sys_host.h"
+#include "emu/xlat.h"
 
 /* access_ok(): a range reaching past the 64-bit user limit is refused
  * before anything else, for compat callers too (TASK_SIZE_MAX). */
@@ -150,6 +151,13 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
         if (writing)
             return seccomp_proc_write(t, buf, count);
         return seccomp_proc_read(t, &g->pos, buf, count);
+    }
+    if (g->kind == GFD_SECCOMP_LISTENER)
+        return -EINVAL_LINUX; /* the listener has no read or write */
+    if (g->kind == GFD_VIRTUAL) {
+        if (offset >= 0 && g->vfile == VFILE_PROC_STATUS)
+            return -ESPIPE_LINUX; /* seq_file reads only in order here */
+        return writing ? vfile_write(t, g, buf, count) : vfile_read(t, g, buf, count);
     }
     return rw_host(t, g->host, buf, count, writing, offset);
 }
@@ -289,6 +297,9 @@ static int64_t do_open(struct task *t, uint64_t upath, int flags)
         t->fds.fd[fd] = (struct gfd){ .kind = GFD_PROC_SECCOMP };
         return fd;
     }
+    int vfile = t->profile == PROFILE_LINUX ? vfile_lookup(path) : -1;
+    if (vfile >= 0)
+        return vfile_open(t, vfile, flags);
     return -ENOENT_LINUX;
 }
 
@@ -316,6 +327,8 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         g->pos = (uint64_t)(base + off);
         return (int64_t)g->pos;
     }
+    if (g->kind != GFD_HOST)
+        return -ESPIPE_LINUX;
     off_t r = lseek(g->host, (off_t)off, xlat_whence_to_host(whence));
     if (r < 0)
         return -xlat_errno_to_linux(errno);

@@ -12,9 +12,10 @@
 #endif
 
 #include "abi/linux.h"
+#include "emu/kernel/vfile.h"
 #include "emu/sys/sys.h"
-#include "emu/xlat.h"
 #include "emu/sys/sys_host.h"
+#include "emu/xlat.h"
 
 /* The host's stat, plus what Linux keeps that POSIX does not name. */
 struct kstat {
@@ -39,8 +40,14 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
     if (!g)
         return -EBADF_LINUX;
     memset(k, 0, sizeof(*k));
-    if (g->kind == GFD_PROC_SECCOMP) {
-        /* A proc file: empty regular file, owner read/write. */
+    if (g->kind == GFD_VIRTUAL) {
+        vfile_stat(g, &k->mode, &k->rdev_major, &k->rdev_minor);
+        k->nlink = 1;
+        k->blksize = 4096;
+        return 0;
+    }
+    if (g->kind != GFD_HOST) {
+        /* An emulated file: empty regular file, owner read/write. */
         k->mode = S_IFREG_LINUX | 0600;
         k->nlink = 1;
         k->blksize = 1024;

@@ -176,12 +176,71 @@ static void j_end(struct json *j)
 
 static const char *mode_text(int mode)
 {
-    return mode == MODE_STRICT ? "strict" : mode == MODE_DEAD ? "dead" : "mode 0";
+    return mode == MODE_STRICT   ? "strict"
+           : mode == MODE_FILTER ? "filter"
+           : mode == MODE_DEAD   ? "dead"
+                                 : "mode 0";
 }
 
 static const char *mode_id(int mode)
 {
-    return mode == MODE_STRICT ? "strict" : mode == MODE_DEAD ? "dead" : "disabled";
+    return mode == MODE_STRICT   ? "strict"
+           : mode == MODE_FILTER ? "filter"
+           : mode == MODE_DEAD   ? "dead"
+                                 : "disabled";
+}
+
+/* A filter's value as "ERRNO|12", "ALLOW", "0x40000 (unknown: kills)". */
+static char *filter_value_text(uint32_t ret)
+{
+    const char *name = seccomp_action_name(ret & SECCOMP_RET_ACTION_FULL_LINUX);
+    uint32_t data = ret & SECCOMP_RET_DATA_LINUX;
+    if (!name)
+        return g_strdup_printf("%#x (unknown action: kills the process)", ret);
+    return data ? g_strdup_printf("%s|%u", name, data) : g_strdup(name);
+}
+
+/* Which filters ran and what decided, for a filtered call. */
+static char *filter_note(const struct verdict *v)
+{
+    GString *s = g_string_new("filters");
+    for (size_t i = 0; i < v->filters_run; i++) {
+        g_autofree char *val = filter_value_text(v->rets[i]);
+        g_string_append_printf(s, "%s #%zu=%s", i ? "," : "", v->filters_run - i, val);
+    }
+    g_autofree char *win = filter_value_text(v->ret);
+    g_string_append_printf(s, "; verdict %s from filter #%zu: ", win, v->filters_run - v->winner);
+    switch (v->action) {
+    case SECCOMP_RET_ALLOW_LINUX:
+        g_string_append(s, "the call runs");
+        break;
+    case SECCOMP_RET_LOG_LINUX:
+        g_string_append(s, "the call runs, logged");
+        break;
+    case SECCOMP_RET_ERRNO_LINUX:
+        g_string_append_printf(s, "not run, returns -%u", MIN(v->data, MAX_ERRNO_LINUX));
+        break;
+    case SECCOMP_RET_TRACE_LINUX:
+        g_string_append(s, "not run: no tracer, -ENOSYS");
+        break;
+    case SECCOMP_RET_USER_NOTIF_LINUX:
+        g_string_append(s, "not run: no listener can answer, -ENOSYS");
+        break;
+    case SECCOMP_RET_TRAP_LINUX:
+        g_string_append(s, "not run, SIGSYS forced");
+        break;
+    default:
+        g_string_append(s, "KILLED by SIGSYS");
+        break;
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* The JSON id of a filter verdict's action. */
+static const char *filter_action_id(const struct verdict *v)
+{
+    const char *name = seccomp_action_name(v->ret & SECCOMP_RET_ACTION_FULL_LINUX);
+    return name ? name : "UNKNOWN";
 }
 
 /* Per entry path: the trace's name and the JSON id. */
@@ -244,6 +303,10 @@ static char *verdict_note(struct task *t, const struct trap_event *ev, const cha
     if (!v)
         return g_strdup("(not checked: the 6th argument's stack slot is unreadable, and the "
                         "kernel reads it before the filter)");
+    /* Where strict mode checked the call too (--strict with --filter),
+     * its list speaks last. */
+    if (v->filters_run && !v->list)
+        return filter_note(v);
     if (ev->mode == MODE_DISABLED)
         return NULL;
     if (v->allow && v->cve_2009_0835)
@@ -264,8 +327,23 @@ static const char *verdict_id(const struct trap_event *ev)
 {
     if (!ev->verdict)
         return "unchecked";
+    if (ev->verdict->filters_run) {
+        switch (ev->verdict->action) {
+        case SECCOMP_RET_ALLOW_LINUX:
+        case SECCOMP_RET_LOG_LINUX:
+            break; /* then the strict list, if strict mode is on too */
+        case SECCOMP_RET_ERRNO_LINUX:
+        case SECCOMP_RET_TRACE_LINUX:
+        case SECCOMP_RET_USER_NOTIF_LINUX:
+            return "errno";
+        case SECCOMP_RET_TRAP_LINUX:
+            return "trapped";
+        default:
+            return "killed";
+        }
+    }
     if (ev->mode == MODE_DISABLED)
-        return "none";
+        return ev->verdict->filters_run ? "allowed" : "none";
     return ev->verdict->allow ? "allowed" : "killed";
 }
 
@@ -321,6 +399,17 @@ static void on_call(struct task *t, const struct trap_event *ev)
         j_str(&j, "verdict", verdict_id(ev));
         j_str(&j, "list", ev->verdict && ev->verdict->list ? ev->verdict->list->name : NULL);
         j_bool(&j, "cve_2009_0835", ev->verdict && ev->verdict->cve_2009_0835);
+        if (ev->verdict && ev->verdict->filters_run) {
+            const struct verdict *v = ev->verdict;
+            j_key(&j, "filters");
+            g_string_append_c(j.s, '[');
+            for (size_t i = 0; i < v->filters_run; i++)
+                g_string_append_printf(j.s, "%s\"%#x\"", i ? ", " : "", v->rets[i]);
+            g_string_append_c(j.s, ']');
+            j_int(&j, "filter_winner", (int64_t)(v->filters_run - v->winner));
+            j_hex(&j, "filter_ret", v->ret);
+            j_str(&j, "filter_action", filter_action_id(v));
+        }
         j_bool(&j, "returned", ev->returned);
         if (ev->returned)
             j_int(&j, "result", ev->result);
@@ -338,7 +427,8 @@ static void on_call(struct task *t, const struct trap_event *ev)
         g_string_append_printf(s, "  [%s%s, %s]  %s", entries[ev->entry].text,
                                ev->entry == ENTRY_INT80 && code64 ? " from 64-bit code" : "",
                                mode_text(ev->mode), call->str);
-        bool killed = ev->verdict && !ev->verdict->allow;
+        bool killed = ev->verdict && !ev->verdict->allow && !ev->returned &&
+                      strcmp(verdict_id(ev), "trapped") != 0;
         if (!killed)
             g_string_append_printf(s, " = %s", c.result ? c.result : "?");
         if (note)
@@ -362,7 +452,12 @@ static void print_mode(struct task *t, const struct mode_event *ev)
         [VIA_SECCOMP] = "via seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL)",
         [VIA_PROC] = "via a write to /proc/self/seccomp",
     };
-    (void)t;
+    static const char *const filter_via_text[] = {
+        [VIA_START] = "before the first instruction",
+        [VIA_PRCTL] = "via prctl(PR_SET_SECCOMP, 2)",
+        [VIA_SECCOMP] = "via seccomp(SECCOMP_SET_MODE_FILTER)",
+        [VIA_PROC] = "via /proc",
+    };
     if (tr.json) {
         struct json j = j_begin("mode");
         j_str(&j, "from", mode_id(ev->from));
@@ -372,7 +467,11 @@ static void print_mode(struct task *t, const struct mode_event *ev)
         return;
     }
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "--- %s mode on %s ---", mode_id(ev->to), via_text[ev->via]);
+    if (ev->to == MODE_FILTER)
+        g_string_append_printf(s, "--- filter #%u attached %s (filter mode) ---",
+                               t->filters ? t->filters->len : 0, filter_via_text[ev->via]);
+    else
+        g_string_append_printf(s, "--- %s mode on %s ---", mode_id(ev->to), via_text[ev->via]);
     emit(s);
 }
 

@@ -27,12 +27,19 @@ static struct task *new_task(bool is64, enum profile p)
     return &t;
 }
 
+/* The strict decision for a call number (the filters see more). */
+static struct verdict check(struct task *t, enum entry e, int64_t nr)
+{
+    struct seccomp_data_linux sd = { .nr = (int32_t)nr };
+    return seccomp_check(t, e, &sd);
+}
+
 static void disabled_allows_everything(void **state)
 {
     (void)state;
     struct task *t = new_task(true, PROFILE_LINUX);
-    assert_true(seccomp_check(t, ENTRY_SYSCALL64, 231).allow);
-    assert_true(seccomp_check(t, ENTRY_INT80, 9999).allow);
+    assert_true(check(t, ENTRY_SYSCALL64, 231).allow);
+    assert_true(check(t, ENTRY_INT80, 9999).allow);
 }
 
 static void modern_list_follows_entry(void **state)
@@ -44,25 +51,25 @@ static void modern_list_follows_entry(void **state)
     assert_true(t->tsc_off);
     const int64_t ok64[] = { 0, 1, 60, 15 }, ok32[] = { 3, 4, 1, 119 };
     for (int i = 0; i < 4; i++) {
-        assert_true(seccomp_check(t, ENTRY_SYSCALL64, ok64[i]).allow);
-        assert_true(seccomp_check(t, ENTRY_INT80, ok32[i]).allow);
-        assert_true(seccomp_check(t, ENTRY_SYSENTER32, ok32[i]).allow);
-        assert_true(seccomp_check(t, ENTRY_SYSCALL32, ok32[i]).allow);
+        assert_true(check(t, ENTRY_SYSCALL64, ok64[i]).allow);
+        assert_true(check(t, ENTRY_INT80, ok32[i]).allow);
+        assert_true(check(t, ENTRY_SYSENTER32, ok32[i]).allow);
+        assert_true(check(t, ENTRY_SYSCALL32, ok32[i]).allow);
     }
     /* A 64-bit task on int $0x80 meets the ia32 list: 15 is chmod there. */
-    struct verdict v = seccomp_check(t, ENTRY_INT80, 15);
+    struct verdict v = check(t, ENTRY_INT80, 15);
     assert_false(v.allow);
     assert_ptr_equal(v.list, &abi_ia32);
     assert_false(v.cve_2009_0835);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 231).allow);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 157).allow);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, -1).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 231).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 157).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, -1).allow);
     /* x32 numbers meet the ia32 list: all fatal, read and write too. */
-    v = seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 1);
+    v = check(t, ENTRY_SYSCALL64, 0x40000000 | 1);
     assert_false(v.allow);
     assert_ptr_equal(v.list, &abi_ia32);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 0).allow);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 3).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 0x40000000 | 0).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 0x40000000 | 3).allow);
 }
 
 static void seed_list_follows_personality(void **state)
@@ -73,16 +80,16 @@ static void seed_list_follows_personality(void **state)
     seccomp_enter_strict(t);
     const int64_t holes64[] = { 0, 60, 15 };
     for (int i = 0; i < 3; i++) {
-        struct verdict v = seccomp_check(t, ENTRY_INT80, holes64[i]);
+        struct verdict v = check(t, ENTRY_INT80, holes64[i]);
         assert_true(v.allow);
         assert_true(v.cve_2009_0835);
         assert_ptr_equal(v.list, &abi_x86_64);
     }
-    struct verdict v = seccomp_check(t, ENTRY_INT80, 1); /* exit in both */
+    struct verdict v = check(t, ENTRY_INT80, 1); /* exit in both */
     assert_true(v.allow);
     assert_false(v.cve_2009_0835);
-    assert_false(seccomp_check(t, ENTRY_INT80, 4).allow); /* ia32 write: not in 64 list */
-    assert_false(seccomp_check(t, ENTRY_INT80, 3).allow);
+    assert_false(check(t, ENTRY_INT80, 4).allow); /* ia32 write: not in 64 list */
+    assert_false(check(t, ENTRY_INT80, 3).allow);
 
     /* 32-bit task reaching the 64-bit entry: the ia32 list, so 64-bit
      * 3, 4, 1, 119 (close, stat, write, setresgid) pass. */
@@ -90,13 +97,13 @@ static void seed_list_follows_personality(void **state)
     seccomp_enter_strict(t);
     const int64_t holes32[] = { 3, 4, 119 };
     for (int i = 0; i < 3; i++) {
-        v = seccomp_check(t, ENTRY_SYSCALL64, holes32[i]);
+        v = check(t, ENTRY_SYSCALL64, holes32[i]);
         assert_true(v.allow);
         assert_true(v.cve_2009_0835);
     }
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0).allow);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 60).allow);
-    assert_true(seccomp_check(t, ENTRY_INT80, 4).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 0).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 60).allow);
+    assert_true(check(t, ENTRY_INT80, 4).allow);
 }
 
 static void prctl_and_seccomp_entry_errors(void **state)
@@ -216,6 +223,56 @@ static void proc_write_and_read(void **state)
     assert_memory_equal(out, "1\n\0", 3);
 }
 
+/* FILTER.md 4: lowest action as signed, newest (first) on ties, unknown
+ * actions ranked by value and acting as KILL_PROCESS. */
+static void filter_ranking(void **state)
+{
+    (void)state;
+    const uint32_t errnos[] = { SECCOMP_RET_ERRNO_LINUX | 12, SECCOMP_RET_ERRNO_LINUX | 13,
+                                SECCOMP_RET_ERRNO_LINUX | 11 };
+    assert_int_equal(seccomp_rank(errnos, 3), 0);
+    const uint32_t trace_errno[] = { SECCOMP_RET_ERRNO_LINUX | 7, SECCOMP_RET_TRACE_LINUX | 5 };
+    assert_int_equal(seccomp_rank(trace_errno, 2), 0);
+    const uint32_t kill[] = { SECCOMP_RET_ALLOW_LINUX, SECCOMP_RET_KILL_THREAD_LINUX,
+                              SECCOMP_RET_KILL_PROCESS_LINUX, SECCOMP_RET_TRAP_LINUX };
+    assert_int_equal(seccomp_rank(kill, 4), 2);
+    const uint32_t unknown[] = { SECCOMP_RET_ERRNO_LINUX, 0x40000 };
+    assert_int_equal(seccomp_rank(unknown, 2), 1);
+    assert_int_equal(seccomp_action_of(0x40000), SECCOMP_RET_KILL_PROCESS_LINUX);
+    const uint32_t above_log[] = { SECCOMP_RET_LOG_LINUX, 0x7ffe0000 };
+    assert_int_equal(seccomp_rank(above_log, 2), 0);
+    assert_int_equal(seccomp_action_of(SECCOMP_RET_ERRNO_LINUX | 0xffff),
+                     SECCOMP_RET_ERRNO_LINUX);
+}
+
+/* The launcher's path: the checker, then the path limit in eBPF
+ * instructions (3 x 4096 RET after a 1-instruction filter). */
+static void install_filter_limits(void **state)
+{
+    (void)state;
+    struct task *t = new_task(true, PROFILE_LINUX);
+    static struct sock_filter_linux rets[4096];
+    for (size_t i = 0; i < 4096; i++)
+        rets[i] = (struct sock_filter_linux){ .code = 0x06, .k = SECCOMP_RET_ALLOW_LINUX };
+    struct sock_filter_linux bad = { .code = 0x94, .k = 3 }; /* MOD */
+    assert_int_equal(seccomp_install_filter(t, &bad, 1, 0), -EINVAL_LINUX);
+    assert_int_equal(seccomp_install_filter(t, rets, 1, 0x40), -EINVAL_LINUX);
+    assert_int_equal(seccomp_install_filter(t, rets, 1, 0), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(seccomp_install_filter(t, rets, 4096, 0), 0);
+    assert_int_equal(seccomp_install_filter(t, rets, 4096, 0), -ENOMEM_LINUX);
+    assert_int_equal(t->mode, MODE_FILTER);
+    assert_int_equal(t->filters->len, 4);
+    struct seccomp_data_linux sd = { .nr = 39, .arch = AUDIT_ARCH_X86_64_LINUX };
+    struct verdict v = seccomp_check(t, ENTRY_SYSCALL64, &sd);
+    assert_true(v.allow);
+    assert_int_equal(v.filters_run, 4);
+    g_ptr_array_unref(t->filters);
+    g_array_unref(t->filter_rets);
+    t->filters = NULL;
+    t->filter_rets = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +283,8 @@ int main(void)
         cmocka_unit_test(proc_parse_seed_rules),
         cmocka_unit_test(proc_render_has_nul),
         cmocka_unit_test(proc_write_and_read),
+        cmocka_unit_test(filter_ranking),
+        cmocka_unit_test(install_filter_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
