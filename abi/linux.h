@@ -4,6 +4,8 @@
 #ifndef ABI_LINUX_H
 #define ABI_LINUX_H
 
+#include "abi/seccomp_linux.h"
+
 /* errno values (asm-generic/errno-base.h, errno.h) */
 #define EPERM_LINUX 1
 #define ENOENT_LINUX 2
@@ -15,6 +17,7 @@
 #define ENOMEM_LINUX 12
 #define EACCES_LINUX 13
 #define EFAULT_LINUX 14
+#define EBUSY_LINUX 16
 #define EEXIST_LINUX 17
 #define ENODEV_LINUX 19
 #define ENOTDIR_LINUX 20
@@ -29,6 +32,7 @@
 #define ERANGE_LINUX 34
 #define ENAMETOOLONG_LINUX 36
 #define ENOSYS_LINUX 38
+#define EOPNOTSUPP_LINUX 95
 #define ECONNRESET_LINUX 104
 #define ENOTCONN_LINUX 107
 #define ETIMEDOUT_LINUX 110
@@ -55,12 +59,7 @@
 /* prctl(2) and seccomp(2) */
 #define PR_GET_SECCOMP_LINUX 21
 #define PR_SET_SECCOMP_LINUX 22
-#define SECCOMP_MODE_DISABLED_LINUX 0
-#define SECCOMP_MODE_STRICT_LINUX 1
-#define SECCOMP_SET_MODE_STRICT_LINUX 0
-#define SECCOMP_SET_MODE_FILTER_LINUX 1
-#define SECCOMP_GET_ACTION_AVAIL_LINUX 2
-#define SECCOMP_GET_NOTIF_SIZES_LINUX 3
+/* modes, operations and filters: abi/seccomp_linux.h */
 #define NR_SECCOMP_MODES_LINUX 1 /* the seed patch knew only strict mode */
 
 /* auxiliary vector (linux/auxvec.h, asm/auxvec.h) */
