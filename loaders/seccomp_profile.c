@@ -176,7 +176,7 @@ static err_t parse_args(json_t *args, const char *where, struct scmp_arg_cmp *cm
                 break;
         if (k == G_N_ELEMENTS(profile_ops))
             return err_new("%s: unknown op \"%s\"", at, json_string_value(op));
-        uint64_t value, value_two;
+        uint64_t value = 0, value_two = 0;
         err_t e;
         if ((e = parse_u64(json_object_get(a, "value"), at, "value", &value)) ||
             (e = parse_u64(json_object_get(a, "valueTwo"), at, "valueTwo", &value_two)))

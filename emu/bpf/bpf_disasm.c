@@ -5,24 +5,6 @@
 #include <inttypes.h>
 #include <stdbool.h>
 
-/* The classic BPF encoding (linux/bpf_common.h, linux/filter.h): class in
- * the low 3 bits, then size/operation and source/mode fields. */
-enum {
-    CLS_LD = 0x00, CLS_LDX = 0x01, CLS_ST = 0x02, CLS_STX = 0x03,
-    CLS_ALU = 0x04, CLS_JMP = 0x05, CLS_RET = 0x06, CLS_MISC = 0x07,
-};
-enum { SZ_W = 0x00, SZ_H = 0x08, SZ_B = 0x10 };
-enum { MD_IMM = 0x00, MD_ABS = 0x20, MD_IND = 0x40, MD_MEM = 0x60, MD_LEN = 0x80, MD_MSH = 0xa0 };
-enum { SRC_K = 0x00, SRC_X = 0x08 };
-enum { RVAL_K = 0x00, RVAL_X = 0x08, RVAL_A = 0x10 };
-enum { MISC_TAX = 0x00, MISC_TXA = 0x80 };
-
-#define CLASS(c) ((c) & 0x07)
-#define SIZE(c) ((c) & 0x18)
-#define MODE(c) ((c) & 0xe0)
-#define OP(c) ((c) & 0xf0)
-#define SRC(c) ((c) & 0x08)
-
 static const char *const alu_names[16] = {
     [0x0] = "add", [0x1] = "sub", [0x2] = "mul", [0x3] = "div", [0x4] = "or",
     [0x5] = "and", [0x6] = "lsh", [0x7] = "rsh", [0x8] = "neg", [0x9] = "mod",
@@ -82,7 +64,7 @@ void bpf_disasm_action(GString *out, uint32_t ret)
 
 static void append_abs(GString *out, const char *mnemonic, uint16_t size, uint32_t k)
 {
-    const char *field = size == SZ_W ? bpf_seccomp_field(k) : NULL;
+    const char *field = size == BPF_W_LINUX ? bpf_seccomp_field(k) : NULL;
     if (field)
         g_string_append_printf(out, "%s [%s]", mnemonic, field);
     else
@@ -96,33 +78,35 @@ static void unknown(GString *out, uint16_t code)
 
 static void disasm_ld(GString *out, uint16_t code, uint32_t k)
 {
-    static const char *const ld_names[] = { [SZ_W >> 3] = "ld", [SZ_H >> 3] = "ldh", [SZ_B >> 3] = "ldb" };
-    if (SIZE(code) == 0x18) {
+    static const char *const ld_names[] = {
+        [BPF_W_LINUX >> 3] = "ld", [BPF_H_LINUX >> 3] = "ldh", [BPF_B_LINUX >> 3] = "ldb",
+    };
+    if (BPF_SIZE_LINUX(code) == 0x18) {
         unknown(out, code);
         return;
     }
-    const char *m = ld_names[SIZE(code) >> 3];
-    switch (MODE(code)) {
-    case MD_ABS:
-        append_abs(out, m, SIZE(code), k);
+    const char *m = ld_names[BPF_SIZE_LINUX(code) >> 3];
+    switch (BPF_MODE_LINUX(code)) {
+    case BPF_ABS_LINUX:
+        append_abs(out, m, BPF_SIZE_LINUX(code), k);
         return;
-    case MD_IND:
+    case BPF_IND_LINUX:
         g_string_append_printf(out, "%s [x + %" PRIu32 "]", m, k);
         return;
     }
-    if (SIZE(code) != SZ_W) {
+    if (BPF_SIZE_LINUX(code) != BPF_W_LINUX) {
         unknown(out, code);
         return;
     }
-    switch (MODE(code)) {
-    case MD_IMM:
+    switch (BPF_MODE_LINUX(code)) {
+    case BPF_IMM_LINUX:
         g_string_append(out, "ld ");
         append_const(out, k);
         return;
-    case MD_MEM:
+    case BPF_MEM_LINUX:
         g_string_append_printf(out, "ld M[%" PRIu32 "]", k);
         return;
-    case MD_LEN:
+    case BPF_LEN_LINUX:
         g_string_append(out, "ld #len");
         return;
     }
@@ -131,20 +115,20 @@ static void disasm_ld(GString *out, uint16_t code, uint32_t k)
 
 static void disasm_ldx(GString *out, uint16_t code, uint32_t k)
 {
-    if (SIZE(code) == SZ_W) {
-        switch (MODE(code)) {
-        case MD_IMM:
+    if (BPF_SIZE_LINUX(code) == BPF_W_LINUX) {
+        switch (BPF_MODE_LINUX(code)) {
+        case BPF_IMM_LINUX:
             g_string_append(out, "ldx ");
             append_const(out, k);
             return;
-        case MD_MEM:
+        case BPF_MEM_LINUX:
             g_string_append_printf(out, "ldx M[%" PRIu32 "]", k);
             return;
-        case MD_LEN:
+        case BPF_LEN_LINUX:
             g_string_append(out, "ldx #len");
             return;
         }
-    } else if (SIZE(code) == SZ_B && MODE(code) == MD_MSH) {
+    } else if (BPF_SIZE_LINUX(code) == BPF_B_LINUX && BPF_MODE_LINUX(code) == BPF_MSH_LINUX) {
         g_string_append_printf(out, "ldxb 4*([%" PRIu32 "]&0xf)", k);
         return;
     }
@@ -154,14 +138,14 @@ static void disasm_ldx(GString *out, uint16_t code, uint32_t k)
 static void disasm_jmp(GString *out, const struct sock_filter_linux *insn, size_t pc)
 {
     uint16_t code = insn->code;
-    const char *m = jmp_names[OP(code) >> 4];
+    const char *m = jmp_names[BPF_OP_LINUX(code) >> 4];
     if (!m) {
         unknown(out, code);
         return;
     }
     uint64_t next = (uint64_t)pc + 1;
-    if (OP(code) == 0x00) {
-        if (SRC(code)) {
+    if (BPF_OP_LINUX(code) == BPF_JA_LINUX) {
+        if (BPF_SRC_LINUX(code)) {
             unknown(out, code);
             return;
         }
@@ -169,7 +153,7 @@ static void disasm_jmp(GString *out, const struct sock_filter_linux *insn, size_
         return;
     }
     g_string_append_printf(out, "%s ", m);
-    if (SRC(code) == SRC_X)
+    if (BPF_SRC_LINUX(code) == BPF_X_LINUX)
         g_string_append(out, "x");
     else
         append_const(out, insn->k);
@@ -184,30 +168,31 @@ void bpf_disasm_insn(GString *out, const struct sock_filter_linux *insn, size_t 
         unknown(out, code);
         return;
     }
-    switch (CLASS(code)) {
-    case CLS_LD:
+    switch (BPF_CLASS_LINUX(code)) {
+    case BPF_LD_LINUX:
         disasm_ld(out, code, k);
         return;
-    case CLS_LDX:
+    case BPF_LDX_LINUX:
         disasm_ldx(out, code, k);
         return;
-    case CLS_ST:
-    case CLS_STX:
+    case BPF_ST_LINUX:
+    case BPF_STX_LINUX:
         if (code & ~0x07)
             unknown(out, code);
         else
-            g_string_append_printf(out, "%s M[%" PRIu32 "]", CLASS(code) == CLS_ST ? "st" : "stx", k);
+            g_string_append_printf(out, "%s M[%" PRIu32 "]",
+                                   BPF_CLASS_LINUX(code) == BPF_ST_LINUX ? "st" : "stx", k);
         return;
-    case CLS_ALU: {
-        const char *m = alu_names[OP(code) >> 4];
+    case BPF_ALU_LINUX: {
+        const char *m = alu_names[BPF_OP_LINUX(code) >> 4];
         if (!m) {
             unknown(out, code);
-        } else if (OP(code) == 0x80) {
-            if (SRC(code))
+        } else if (BPF_OP_LINUX(code) == BPF_NEG_LINUX) {
+            if (BPF_SRC_LINUX(code))
                 unknown(out, code);
             else
                 g_string_append(out, "neg");
-        } else if (SRC(code) == SRC_X) {
+        } else if (BPF_SRC_LINUX(code) == BPF_X_LINUX) {
             g_string_append_printf(out, "%s x", m);
         } else {
             g_string_append_printf(out, "%s ", m);
@@ -215,28 +200,28 @@ void bpf_disasm_insn(GString *out, const struct sock_filter_linux *insn, size_t 
         }
         return;
     }
-    case CLS_JMP:
+    case BPF_JMP_LINUX:
         disasm_jmp(out, insn, pc);
         return;
-    case CLS_RET:
+    case BPF_RET_LINUX:
         switch (code & 0xf8) {
-        case RVAL_K:
+        case BPF_K_LINUX:
             g_string_append(out, "ret ");
             bpf_disasm_action(out, k);
             return;
-        case RVAL_X:
+        case BPF_X_LINUX:
             g_string_append(out, "ret x");
             return;
-        case RVAL_A:
+        case BPF_A_LINUX:
             g_string_append(out, "ret a");
             return;
         }
         unknown(out, code);
         return;
-    case CLS_MISC:
-        if ((code & 0xf8) == MISC_TAX)
+    case BPF_MISC_LINUX:
+        if (BPF_MISCOP_LINUX(code) == BPF_TAX_LINUX)
             g_string_append(out, "tax");
-        else if ((code & 0xf8) == MISC_TXA)
+        else if (BPF_MISCOP_LINUX(code) == BPF_TXA_LINUX)
             g_string_append(out, "txa");
         else
             unknown(out, code);
