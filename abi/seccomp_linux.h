@@ -144,6 +144,9 @@ _Static_assert(sizeof(struct seccomp_notif_sizes_linux) == 6, "notif sizes");
 #define SECCOMP_NOTIF_SIZE_LINUX 80
 #define SECCOMP_NOTIF_RESP_SIZE_LINUX 24
 
+/* A 64-bit call number with this bit is an x32 call. */
+#define X32_SYSCALL_BIT_LINUX 0x40000000
+
 /* The signal a TRAP action sends carries this si_code. */
 #define SYS_SECCOMP_LINUX 1
 

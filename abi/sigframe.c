@@ -91,9 +91,14 @@ void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128])
     case SIL_FAULT:
         memcpy(u, &info->addr, ptr);
         break;
+    case SIL_SYS:
+        /* _sigsys: call address, then int syscall and unsigned arch. */
+        memcpy(u, &info->addr, ptr);
+        put32(u + ptr, (uint32_t)info->syscall);
+        put32(u + ptr + 4, info->arch);
+        break;
     case SIL_POLL:
     case SIL_CHLD:
-    case SIL_SYS:
         break;
     }
 }

@@ -9,7 +9,13 @@
 
 #define FD_MAX_GUEST 1024 /* RLIMIT_NOFILE's usual soft limit */
 
-enum gfd_kind { GFD_NONE, GFD_HOST, GFD_PROC_SECCOMP };
+enum gfd_kind {
+    GFD_NONE,
+    GFD_HOST,
+    GFD_PROC_SECCOMP,
+    GFD_SECCOMP_LISTENER, /* SECCOMP_FILTER_FLAG_NEW_LISTENER's descriptor */
+    GFD_VIRTUAL,          /* a read-only emulated file (/proc/self/status, /dev/zero) */
+};
 
 struct gfd {
     enum gfd_kind kind;

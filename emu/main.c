@@ -154,6 +154,9 @@ int main(int argc, char **argv)
     t.personality = info.is64 ? &abi_x86_64 : &abi_ia32;
     t.exe_path = g_canonicalize_filename(prog, NULL);
     task_init_rlimits(&t);
+    /* Installing a filter without no_new_privs needs CAP_SYS_ADMIN: the
+     * guest has it where a native run by the same user would, as root. */
+    t.cap_sys_admin = geteuid() == 0;
     fdtable_init_std(&t.fds);
     if ((e = fdmap_setup(&t.fds)))
         die(FDMAP_EXIT_FAILED, NULL, e);

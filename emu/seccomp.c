@@ -8,13 +8,72 @@
 #include "emu/observe.h"
 #include "emu/task.h"
 
-#define X32_SYSCALL_BIT_LINUX 0x40000000
+bpf_step_fn seccomp_bpf_step;
 
-struct verdict seccomp_check(const struct task *t, enum entry e, int64_t nr)
+uint32_t seccomp_action_of(uint32_t ret)
 {
-    struct verdict v = { .allow = true, .list = NULL };
-    if (t->mode == MODE_DISABLED)
-        return v;
+    uint32_t action = ret & SECCOMP_RET_ACTION_FULL_LINUX;
+    return seccomp_action_name(action) ? action : SECCOMP_RET_KILL_PROCESS_LINUX;
+}
+
+const char *seccomp_action_name(uint32_t action)
+{
+    switch (action) {
+    case SECCOMP_RET_KILL_PROCESS_LINUX:
+        return "KILL_PROCESS";
+    case SECCOMP_RET_KILL_THREAD_LINUX:
+        return "KILL_THREAD";
+    case SECCOMP_RET_TRAP_LINUX:
+        return "TRAP";
+    case SECCOMP_RET_ERRNO_LINUX:
+        return "ERRNO";
+    case SECCOMP_RET_USER_NOTIF_LINUX:
+        return "USER_NOTIF";
+    case SECCOMP_RET_TRACE_LINUX:
+        return "TRACE";
+    case SECCOMP_RET_LOG_LINUX:
+        return "LOG";
+    case SECCOMP_RET_ALLOW_LINUX:
+        return "ALLOW";
+    default:
+        return NULL;
+    }
+}
+
+size_t seccomp_rank(const uint32_t *rets, size_t n)
+{
+    /* seccomp_run_filters(): `<` keeps the first (newest) of equals. */
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if ((int32_t)(rets[i] & SECCOMP_RET_ACTION_FULL_LINUX) <
+            (int32_t)(rets[best] & SECCOMP_RET_ACTION_FULL_LINUX))
+            best = i;
+    return best;
+}
+
+/* Every attached filter, newest first, then the ranking. */
+static void run_filters(struct task *t, const struct seccomp_data_linux *data, struct verdict *v)
+{
+    size_t n = t->filters->len;
+    g_array_set_size(t->filter_rets, n);
+    uint32_t *rets = (uint32_t *)(void *)t->filter_rets->data;
+    for (size_t i = 0; i < n; i++) {
+        size_t index = n - 1 - i;
+        const struct seccomp_filter *f = t->filters->pdata[index];
+        struct filter_step step = { .t = t, .filter = index, .data = data };
+        rets[i] = bpf_run(f->prog, f->len, data, seccomp_bpf_step, &step);
+    }
+    v->filters_run = n;
+    v->rets = rets;
+    v->winner = seccomp_rank(rets, n);
+    v->ret = rets[v->winner];
+    v->action = seccomp_action_of(v->ret);
+    v->data = v->ret & SECCOMP_RET_DATA_LINUX;
+    v->allow = v->action == SECCOMP_RET_ALLOW_LINUX || v->action == SECCOMP_RET_LOG_LINUX;
+}
+
+static void check_strict(const struct task *t, enum entry e, int64_t nr, struct verdict *v)
+{
     /* Linux >= 2.6.29 picks the list from the entry path; an x32 number on
      * the 64-bit entry is a compat call and meets the ia32 list. */
     const struct abi *by_entry = abi_for_entry(e);
@@ -23,12 +82,25 @@ struct verdict seccomp_check(const struct task *t, enum entry e, int64_t nr)
     bool entry_ok = abi_in_strict_list(by_entry, nr);
     if (t->profile == PROFILE_2611) {
         /* The seed patch looked at TIF_IA32 instead: CVE-2009-0835. */
-        v.list = t->personality;
-        v.allow = abi_in_strict_list(t->personality, nr);
-        v.cve_2009_0835 = v.allow && !entry_ok;
+        v->list = t->personality;
+        v->allow = abi_in_strict_list(t->personality, nr);
+        v->cve_2009_0835 = v->allow && !entry_ok;
     } else {
-        v.list = by_entry;
-        v.allow = entry_ok;
+        v->list = by_entry;
+        v->allow = entry_ok;
+    }
+}
+
+struct verdict seccomp_check(struct task *t, enum entry e, const struct seccomp_data_linux *data)
+{
+    struct verdict v = { .allow = true, .action = SECCOMP_RET_ALLOW_LINUX };
+    /* The filters come first: they see the call before any rule about
+     * entries or personalities does. */
+    if (t->filters && t->filters->len)
+        run_filters(t, data, &v);
+    if (v.allow && t->mode == MODE_STRICT) {
+        int64_t nr = e == ENTRY_SYSCALL64 ? (int64_t)data->nr : (int64_t)(uint32_t)data->nr;
+        check_strict(t, e, nr, &v);
     }
     return v;
 }
@@ -43,21 +115,178 @@ static void enter_strict(struct task *t, enum strict_via via)
 
 void seccomp_enter_strict(struct task *t) { enter_strict(t, VIA_START); }
 
-/* SECCOMP_SET_MODE_FILTER, reached from seccomp(2) and from prctl.  The
- * kernel copies the program before checking anything else; an unreadable
- * one is -EFAULT.  Filters themselves are not emulated: a readable one
- * answers -EINVAL. */
-static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog)
+/* seccomp_may_assign_mode(): a mode, once set, only stays. */
+static bool may_assign_mode(const struct task *t, enum seccomp_mode mode)
 {
-    if (flags & ~0x3fu) /* SECCOMP_FILTER_FLAG_MASK */
+    return t->mode == MODE_DISABLED || t->mode == mode;
+}
+
+static void filter_free(gpointer p)
+{
+    struct seccomp_filter *f = p;
+    g_free(f->prog);
+    g_free(f);
+}
+
+/* seccomp_attach_filter() with the checks of seccomp_set_mode_filter()
+ * that follow the copy and the checker. */
+static int attach_filter(struct task *t, const struct sock_filter_linux *prog, size_t len,
+                         unsigned flags, enum strict_via via)
+{
+    if (bpf_check(prog, len))
         return -EINVAL_LINUX;
+    if (!may_assign_mode(t, MODE_FILTER))
+        return -EINVAL_LINUX;
+    bool listener = flags & SECCOMP_FILTER_FLAG_NEW_LISTENER_LINUX;
+    if (listener && t->has_listener)
+        return -EBUSY_LINUX;
+    /* The path limit counts eBPF instructions, 4 more per older filter. */
+    size_t ebpf_len = bpf_ebpf_len(prog, len);
+    size_t total = ebpf_len;
+    for (guint i = 0; t->filters && i < t->filters->len; i++)
+        total += ((const struct seccomp_filter *)t->filters->pdata[i])->ebpf_len + 4;
+    if (total > MAX_INSNS_PER_PATH_LINUX)
+        return -ENOMEM_LINUX;
+    /* TSYNC: one thread is always in sync. */
+    if (!t->filters) {
+        t->filters = g_ptr_array_new_with_free_func(filter_free);
+        t->filter_rets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    }
+    struct seccomp_filter *f = g_new0(struct seccomp_filter, 1);
+    f->prog = g_memdup2(prog, len * sizeof(*prog));
+    f->len = len;
+    f->ebpf_len = ebpf_len;
+    f->log = flags & SECCOMP_FILTER_FLAG_LOG_LINUX;
+    g_ptr_array_add(t->filters, f);
+    if (listener)
+        t->has_listener = true;
+    int from = t->mode;
+    t->mode = MODE_FILTER;
+    observe_mode(t, &(struct mode_event){ .from = from, .to = MODE_FILTER, .via = via });
+    return 0;
+}
+
+int seccomp_install_filter(struct task *t, const struct sock_filter_linux *prog, size_t len,
+                           unsigned flags)
+{
+    if (flags & ~SECCOMP_FILTER_FLAG_MASK_LINUX)
+        return -EINVAL_LINUX;
+    if (len == 0 || len > BPF_MAXINSNS_LINUX)
+        return -EINVAL_LINUX;
+    return attach_filter(t, prog, len, flags, VIA_START);
+}
+
+/* seccomp_set_mode_filter(): the order of its checks decides the errno. */
+static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
+                               enum strict_via via)
+{
+    if (flags & ~SECCOMP_FILTER_FLAG_MASK_LINUX)
+        return -EINVAL_LINUX;
+    if ((flags & SECCOMP_FILTER_FLAG_TSYNC_LINUX) &&
+        (flags & SECCOMP_FILTER_FLAG_NEW_LISTENER_LINUX) &&
+        !(flags & SECCOMP_FILTER_FLAG_TSYNC_ESRCH_LINUX))
+        return -EINVAL_LINUX;
+    if ((flags & SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV_LINUX) &&
+        !(flags & SECCOMP_FILTER_FLAG_NEW_LISTENER_LINUX))
+        return -EINVAL_LINUX;
+    /* The struct sock_fprog, in the caller's layout. */
     bool compat = t->call_abi ? t->call_abi->bits == 32 : t->personality->bits == 32;
-    if (compat)
-        uprog = (uint32_t)uprog;
-    uint8_t fprog[16];
-    if (!mm_read(&t->mm, uprog, fprog, compat ? 8 : 16))
+    uint16_t len;
+    uint64_t ufilter;
+    if (compat) {
+        struct sock_fprog32_linux f32;
+        if (!mm_read(&t->mm, (uint32_t)uprog, &f32, sizeof(f32)))
+            return -EFAULT_LINUX;
+        len = GUINT16_FROM_LE(f32.len);
+        ufilter = GUINT32_FROM_LE(f32.filter);
+    } else {
+        struct sock_fprog64_linux f64;
+        if (!mm_read(&t->mm, uprog, &f64, sizeof(f64)))
+            return -EFAULT_LINUX;
+        len = GUINT16_FROM_LE(f64.len);
+        ufilter = GUINT64_FROM_LE(f64.filter);
+    }
+    if (len == 0 || len > BPF_MAXINSNS_LINUX)
+        return -EINVAL_LINUX;
+    if (!t->no_new_privs && !t->cap_sys_admin)
+        return -EACCES_LINUX;
+    if (ufilter == 0)
+        return -EINVAL_LINUX;
+    g_autofree struct sock_filter_linux *prog = g_new(struct sock_filter_linux, len);
+    if (!mm_read(&t->mm, ufilter, prog, len * sizeof(*prog)))
         return -EFAULT_LINUX;
-    return -EINVAL_LINUX;
+    for (size_t i = 0; i < len; i++) {
+        prog[i].code = GUINT16_FROM_LE(prog[i].code);
+        prog[i].k = GUINT32_FROM_LE(prog[i].k);
+    }
+    bool listener = flags & SECCOMP_FILTER_FLAG_NEW_LISTENER_LINUX;
+    int fd = -1;
+    if (listener) {
+        /* The listener descriptor is taken before the filter is attached
+         * and given back if attaching fails. */
+        fd = fdtable_alloc(&t->fds);
+        if (fd < 0)
+            return fd;
+        t->fds.fd[fd] = (struct gfd){ .kind = GFD_SECCOMP_LISTENER, .cloexec = true };
+    }
+    int r = attach_filter(t, prog, len, flags, via);
+    if (listener) {
+        if (r) {
+            fdtable_close(&t->fds, fd);
+            return r;
+        }
+        return fd;
+    }
+    return r;
+}
+
+/* seccomp_get_action_avail() */
+static int64_t get_action_avail(struct task *t, uint64_t uaction)
+{
+    uint32_t action;
+    if (!mm_read(&t->mm, uaction, &action, sizeof(action)))
+        return -EFAULT_LINUX;
+    return seccomp_action_name(GUINT32_FROM_LE(action)) ? 0 : -EOPNOTSUPP_LINUX;
+}
+
+/* seccomp_get_notif_sizes() */
+static int64_t get_notif_sizes(struct task *t, uint64_t usizes)
+{
+    struct seccomp_notif_sizes_linux sizes = {
+        .seccomp_notif = GUINT16_TO_LE(SECCOMP_NOTIF_SIZE_LINUX),
+        .seccomp_notif_resp = GUINT16_TO_LE(SECCOMP_NOTIF_RESP_SIZE_LINUX),
+        .seccomp_data = GUINT16_TO_LE(sizeof(struct seccomp_data_linux)),
+    };
+    if (!mm_write(&t->mm, usizes, &sizes, sizeof(sizes)))
+        return -EFAULT_LINUX;
+    return 0;
+}
+
+/* do_seccomp(): the one entry prctl(PR_SET_SECCOMP) and seccomp(2) share. */
+static int64_t do_seccomp(struct task *t, unsigned op, unsigned flags, uint64_t uargs,
+                          enum strict_via via)
+{
+    switch (op) {
+    case SECCOMP_SET_MODE_STRICT_LINUX:
+        if (flags != 0 || uargs != 0)
+            return -EINVAL_LINUX;
+        if (!may_assign_mode(t, MODE_STRICT))
+            return -EINVAL_LINUX;
+        enter_strict(t, via);
+        return 0;
+    case SECCOMP_SET_MODE_FILTER_LINUX:
+        return set_mode_filter(t, flags, uargs, via);
+    case SECCOMP_GET_ACTION_AVAIL_LINUX:
+        if (flags != 0)
+            return -EINVAL_LINUX;
+        return get_action_avail(t, uargs);
+    case SECCOMP_GET_NOTIF_SIZES_LINUX:
+        if (flags != 0)
+            return -EINVAL_LINUX;
+        return get_notif_sizes(t, uargs);
+    default:
+        return -EINVAL_LINUX;
+    }
 }
 
 int64_t seccomp_prctl(struct task *t, const uint64_t a[6])
@@ -70,12 +299,26 @@ int64_t seccomp_prctl(struct task *t, const uint64_t a[6])
     case PR_GET_SECCOMP_LINUX:
         return t->mode;
     case PR_SET_SECCOMP_LINUX:
-        if ((unsigned long)a[1] == 2) /* SECCOMP_MODE_FILTER */
-            return set_mode_filter(t, 0, a[2]);
-        if ((unsigned long)a[1] != SECCOMP_MODE_STRICT_LINUX)
+        /* prctl_set_seccomp(): strict ignores the third argument; prctl
+         * has no flags. */
+        switch ((unsigned long)a[1]) {
+        case SECCOMP_MODE_STRICT_LINUX:
+            return do_seccomp(t, SECCOMP_SET_MODE_STRICT_LINUX, 0, 0, VIA_PRCTL);
+        case SECCOMP_MODE_FILTER_LINUX:
+            return do_seccomp(t, SECCOMP_SET_MODE_FILTER_LINUX, 0, a[2], VIA_PRCTL);
+        default:
             return -EINVAL_LINUX;
-        enter_strict(t, VIA_PRCTL);
+        }
+    case PR_SET_NO_NEW_PRIVS_LINUX:
+        /* One way: only 1 is accepted, and the other arguments must be 0. */
+        if (a[1] != 1 || a[2] || a[3] || a[4])
+            return -EINVAL_LINUX;
+        t->no_new_privs = true;
         return 0;
+    case PR_GET_NO_NEW_PRIVS_LINUX:
+        if (a[1] || a[2] || a[3] || a[4])
+            return -EINVAL_LINUX;
+        return t->no_new_privs;
     default:
         return -EINVAL_LINUX;
     }
@@ -85,20 +328,7 @@ int64_t seccomp_syscall(struct task *t, const uint64_t a[6])
 {
     if (t->profile == PROFILE_2611)
         return -ENOSYS_LINUX;
-    switch ((unsigned)a[0]) {
-    case SECCOMP_SET_MODE_STRICT_LINUX:
-        if ((unsigned)a[1] != 0 || a[2] != 0)
-            return -EINVAL_LINUX;
-        enter_strict(t, VIA_SECCOMP);
-        return 0;
-    case SECCOMP_SET_MODE_FILTER_LINUX:
-        return set_mode_filter(t, (unsigned)a[1], a[2]);
-    case SECCOMP_GET_ACTION_AVAIL_LINUX:
-    case SECCOMP_GET_NOTIF_SIZES_LINUX:
-        return -EINVAL_LINUX;
-    default:
-        return -EINVAL_LINUX;
-    }
+    return do_seccomp(t, (unsigned)a[0], (unsigned)a[1], a[2], VIA_SECCOMP);
 }
 
 size_t seccomp_proc_render(int mode, char out[24])

@@ -1,6 +1,7 @@
-/* Strict mode: the one place that decides whether a call may run, and the
- * interfaces that turn the mode on.  trap.c calls seccomp_check() exactly
- * once per trapped call, before anything of the call happens. */
+/* seccomp: the one place that decides whether a call may run (the
+ * filters, then the strict list), and the interfaces that turn a mode on.
+ * trap.c calls seccomp_check() exactly once per trapped call, before
+ * anything of the call happens. */
 #ifndef EMU_SECCOMP_H
 #define EMU_SECCOMP_H
 
@@ -10,20 +11,63 @@
 
 #include "abi/abi.h"
 
+#include "abi/seccomp_linux.h"
+#include "emu/bpf/bpf.h"
+
 struct task;
 
+/* The one decision for a trapped call: what the attached filters say
+ * (filter mode), then the strict list (strict mode). */
 struct verdict {
-    bool allow;
-    const struct abi *list; /* the list the call was checked against */
+    bool allow;             /* the call runs (ALLOW, LOG, or on the strict list) */
+    const struct abi *list; /* strict mode: the list the call was checked against */
     bool cve_2009_0835;     /* allowed only by the 2005 personality rule */
+
+    /* Filter mode: every attached filter ran, newest first. */
+    size_t filters_run;     /* 0: no filter is attached */
+    const uint32_t *rets;   /* each one's value, newest first (task-owned) */
+    size_t winner;          /* index into rets of the deciding value */
+    uint32_t ret;           /* the deciding value */
+    uint32_t action;        /* what is done: one of the eight SECCOMP_RET_*
+                               actions (an unknown one acts as KILL_PROCESS) */
+    uint32_t data;          /* ret & SECCOMP_RET_DATA */
 };
 
-struct verdict seccomp_check(const struct task *t, enum entry e, int64_t nr);
+/* `data` is the call as the filters see it (nr, arch, ip, args). */
+struct verdict seccomp_check(struct task *t, enum entry e, const struct seccomp_data_linux *data);
+
+/* The verdict of a list of filter values, newest first (kernel/seccomp.c's
+ * seccomp_run_filters): the lowest action as a signed 32-bit number, the
+ * newest on ties.  Returns the index of the winner. */
+size_t seccomp_rank(const uint32_t *rets, size_t n);
+
+/* The action a value's action part names; unknown ones act as
+ * SECCOMP_RET_KILL_PROCESS (Linux >= 4.14). */
+uint32_t seccomp_action_of(uint32_t ret);
+/* "ALLOW", "ERRNO", ...; NULL for an unknown action. */
+const char *seccomp_action_name(uint32_t action);
 
 /* Turn strict mode on: one way, and the time-stamp counter goes off. */
 void seccomp_enter_strict(struct task *t);
 
-/* prctl(2) and seccomp(2) as each profile answers them. */
+/* Attach a filter as SECCOMP_SET_MODE_FILTER does after copying it in:
+ * the checker, the path limit, flags.  0 or a negative Linux errno.  For
+ * launchers (--filter), before the first instruction; the task's
+ * no_new_privs/capability test is the caller's. */
+int seccomp_install_filter(struct task *t, const struct sock_filter_linux *prog, size_t len,
+                           unsigned flags);
+
+/* Called before each BPF instruction a filter executes (--trace-bpf);
+ * NULL when nobody watches.  Its ctx is a struct filter_step. */
+struct filter_step {
+    struct task *t;
+    size_t filter; /* 0 = the oldest attached filter */
+    const struct seccomp_data_linux *data;
+};
+extern bpf_step_fn seccomp_bpf_step;
+
+/* prctl(2) and seccomp(2) as each profile answers them; both reach the
+ * kernel's one do_seccomp() for the seccomp operations. */
 int64_t seccomp_prctl(struct task *t, const uint64_t a[6]);
 int64_t seccomp_syscall(struct task *t, const uint64_t a[6]);
 

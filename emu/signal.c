@@ -329,6 +329,25 @@ void signal_fault_why(struct task *t, int sig, int si_code, uint64_t addr, int t
     uc_emu_stop(t->uc);
 }
 
+void signal_force_seccomp(struct task *t, uint64_t call_addr, int32_t nr, uint32_t arch,
+                          int data, const char *why)
+{
+    struct sigstate *s = &t->sig;
+    observe_signal(t, &(struct signal_event){ .what = SIGNAL_SENT, .sig = SIGSYS_LINUX,
+                                              .si_code = SYS_SECCOMP_LINUX, .addr = call_addr });
+    /* force_sig_info_to_task(HANDLER_CURRENT), as for a fault; the
+     * thread's trap number and error code stay what they were. */
+    struct ksigaction *ka = &s->action[SIGSYS_LINUX];
+    if ((s->blocked & SIGMASK_LINUX(SIGSYS_LINUX)) || ka->handler == SIG_IGN_LINUX) {
+        ka->handler = SIG_DFL_LINUX;
+        s->blocked &= ~SIGMASK_LINUX(SIGSYS_LINUX);
+    }
+    struct ksiginfo info = { .signo = SIGSYS_LINUX, .errno_ = data, .code = SYS_SECCOMP_LINUX,
+                             .addr = call_addr, .syscall = nr, .arch = arch, .why = why };
+    queue(t, &info);
+    uc_emu_stop(t->uc);
+}
+
 void signal_set_blocked(struct task *t, uint64_t mask)
 {
     t->sig.blocked = mask & ~UNBLOCKABLE;

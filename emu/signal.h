@@ -41,6 +41,12 @@ void signal_fault_trap(struct task *t, int sig, int si_code, uint64_t addr, int 
 void signal_fault_why(struct task *t, int sig, int si_code, uint64_t addr, int trapno,
                       uint64_t err, const char *why);
 
+/* force_sig_seccomp(): SIGSYS with si_code SYS_SECCOMP for a TRAP action,
+ * forced as a fault is (blocked or ignored, it kills); `why` explains a
+ * death by it. */
+void signal_force_seccomp(struct task *t, uint64_t call_addr, int32_t nr, uint32_t arch,
+                          int data, const char *why);
+
 /* Has a fault been raised since the engine last started? */
 bool signal_fault_raised(struct task *t);
 

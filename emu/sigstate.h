@@ -21,7 +21,9 @@ struct ksiginfo {
     uint32_t uid;
     int32_t tid, overrun; /* SI_TIMER */
     uint64_t value;       /* sigval: SI_QUEUE, SI_TIMER */
-    uint64_t addr;        /* faults */
+    uint64_t addr;        /* faults; SIGSYS: si_call_addr */
+    int32_t syscall;      /* SIGSYS from seccomp: si_syscall */
+    uint32_t arch;        /* SIGSYS from seccomp: si_arch */
     bool raw_valid;       /* rt_sigqueueinfo: the sender's own bytes */
     uint8_t raw[128];
     /* Not siginfo: what the fault leaves in thread.trap_nr/error_code/cr2. */

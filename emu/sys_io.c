@@ -139,6 +139,8 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
             return seccomp_proc_write(t, buf, count);
         return seccomp_proc_read(t, &g->pos, buf, count);
     }
+    if (g->kind == GFD_SECCOMP_LISTENER)
+        return -EINVAL_LINUX; /* the listener has no read or write */
     return rw_host(t, g->host, buf, count, writing, offset);
 }
 
@@ -312,6 +314,8 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         g->pos = (uint64_t)(base + off);
         return (int64_t)g->pos;
     }
+    if (g->kind != GFD_HOST)
+        return -ESPIPE_LINUX;
     static const int host_whence[] = { SEEK_SET, SEEK_CUR, SEEK_END };
     off_t r = lseek(g->host, (off_t)off, host_whence[whence]);
     if (r < 0)

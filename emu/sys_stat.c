@@ -38,8 +38,8 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
     if (!g)
         return -EBADF_LINUX;
     memset(k, 0, sizeof(*k));
-    if (g->kind == GFD_PROC_SECCOMP) {
-        /* A proc file: empty regular file, owner read/write. */
+    if (g->kind != GFD_HOST) {
+        /* An emulated file: empty regular file, owner read/write. */
         k->mode = S_IFREG_LINUX | 0600;
         k->nlink = 1;
         k->blksize = 1024;

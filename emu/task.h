@@ -9,6 +9,7 @@
 
 #include "abi/abi.h"
 #include "abi/linux.h"
+#include "abi/seccomp_linux.h"
 #include "abi/vdso.h"
 #include "emu/fdtable.h"
 #include "emu/mem.h"
@@ -17,7 +18,16 @@
 enum seccomp_mode {
     MODE_DISABLED = 0,
     MODE_STRICT = 1,
-    MODE_DEAD = 2, /* killed by the filter: newer kernels report this */
+    MODE_FILTER = 2,
+    MODE_DEAD = 3, /* killed by seccomp: newer kernels report this */
+};
+
+/* One attached filter (kernel/seccomp.c's struct seccomp_filter). */
+struct seccomp_filter {
+    struct sock_filter_linux *prog;
+    size_t len;      /* classic instructions */
+    size_t ebpf_len; /* what the kernel's path limit counts */
+    bool log;        /* SECCOMP_FILTER_FLAG_LOG */
 };
 
 /* Which kernel seccomp-emu plays. */
@@ -52,6 +62,11 @@ struct task {
     enum profile profile;
     enum vendor vendor;
     enum seccomp_mode mode;
+    GPtrArray *filters;    /* struct seccomp_filter *, oldest first */
+    GArray *filter_rets;   /* uint32_t: the last call's values, newest first */
+    bool no_new_privs;     /* PR_SET_NO_NEW_PRIVS */
+    bool cap_sys_admin;    /* the capability a native run would have */
+    bool has_listener;     /* a NEW_LISTENER filter is attached */
     bool tsc_off;
   /* CR4.TSD: strict mode turned the time-stamp counter off */
     struct kernel_layout k;

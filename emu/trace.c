@@ -22,7 +22,6 @@
 #include "emu/trace_format.h"
 #include "emu/trap.h"
 
-#define X32_SYSCALL_BIT_LINUX 0x40000000
 
 static gboolean opt_trace;
 static char *opt_trace_file; /* NULL or "-": stderr */

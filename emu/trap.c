@@ -37,6 +37,21 @@ static char *kill_reason(const struct abi *list, enum entry e, const struct abi 
                            entry_name(e), list->name, list->strict_text);
 }
 
+static char *filter_kill_reason(const struct verdict *v, enum entry e, const struct abi *numbers,
+                                int64_t nr)
+{
+    const char *name = abi_call_name(numbers, nr);
+    g_autofree char *call = name ? g_strdup_printf("%s (%" PRId64 ")", name, nr)
+                                 : g_strdup_printf("call %" PRId64, nr);
+    const char *action = seccomp_action_name(v->ret & SECCOMP_RET_ACTION_FULL_LINUX);
+    g_autofree char *what = action ? g_strdup_printf("SECCOMP_RET_%s", action)
+                                   : g_strdup_printf("the unknown action %#x", v->ret);
+    return g_strdup_printf("killed by SIGSYS: %s via %s: seccomp filter %zu of %zu returned "
+                           "%s (%#x)",
+                           call, entry_name(e), v->filters_run - v->winner, v->filters_run,
+                           what, v->ret);
+}
+
 static void observe(struct task *t, struct trap_event *ev)
 {
     if (trap_observer)
@@ -51,77 +66,12 @@ struct prefetch {
     uint64_t flags;
 };
 
-/* The one point where a trapped call is decided. */
-static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre)
+/* The result, and the registers each entry's return leaves. */
+static void write_back(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre,
+                       int64_t result, const struct trap_event *evp, uint32_t user_sp,
+                       const uint64_t r[7])
 {
-    const struct abi *abi = abi_for_entry(e);
-    uint64_t r[7] = { 0 };
-    bool ia32 = e != ENTRY_SYSCALL64;
-    bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
-    const int *ids = !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32;
-    /* Unicorn's register reads were half of a trapped call's instructions
-     * (callgrind): the number and three arguments first, the other three
-     * only for a call that takes them (abi.h: arity), or for a watcher. */
-    int have = fast || trap_observer ? 7 : 4;
-    if (pre) {
-        memcpy(r, pre->r, sizeof(pre->r));
-        if (have > 4)
-            cpu_regs(t, ids + 4, r + 4, have - 4);
-    } else
-        cpu_regs(t, ids, r, have);
-    struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
-    /* Today's kernels take the number as the low 32 bits, a signed int on
-     * the 64-bit entry and zero-extended eax on the compat ones. */
-    ev.nr = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)(int32_t)(uint32_t)r[0];
-    for (int i = 0; i < 6; i++)
-        ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
-
-    uint32_t user_sp = 0;
-    int64_t result;
-    if (fast) {
-        /* The vDSO convention: ebp holds the user stack (sysenter) or arg 2
-         * (syscall, which clobbers ecx); arg 6 waits on the user stack. */
-        if (e == ENTRY_SYSENTER32)
-            user_sp = (uint32_t)r[6];
-        else {
-            user_sp = (uint32_t)cpu_reg(t, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
-            ev.args[1] = (uint32_t)r[6];
-        }
-        uint32_t arg6;
-        if (!mm_read(&t->mm, user_sp, &arg6, 4)) {
-            /* Before the filter runs, as do_fast_syscall_32 does it. */
-            result = -EFAULT_LINUX;
-            ev.result = result;
-            ev.returned = true;
-            observe(t, &ev);
-            goto write_back;
-        }
-        ev.args[5] = arg6;
-    }
-
-    struct verdict v = seccomp_check(t, e, ev.nr);
-    ev.verdict = &v;
-    if (!v.allow) {
-        t->mode = MODE_DEAD;
-        observe(t, &ev);
-        task_kill(t, SIGKILL_LINUX, kill_reason(v.list, e, abi, ev.nr));
-        return;
-    }
-    t->call_abi = abi;
-    const struct syscall_desc *d = abi_lookup(abi, ev.nr);
-    if (d && d->arity > 3 && have < 7) {
-        cpu_regs(t, ids + 4, r + 4, 3);
-        for (int i = 3; i < 6; i++)
-            ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
-    }
-    result = d ? d->fn(t, ev.args) : -ENOSYS_LINUX;
-    ev.result = result;
-    ev.returned = t->state == TASK_RUNNING;
-    observe(t, &ev);
-    if (t->state != TASK_RUNNING)
-        return;
-
-write_back:
+    const struct trap_event ev = *evp;
     switch (e) {
     case ENTRY_SYSCALL64: {
         /* The result, and what the syscall instruction itself leaves:
@@ -158,6 +108,123 @@ write_back:
         cpu_set_pc(t, t->k.int80_pad - 2);
         break;
     }
+}
+
+/* The one point where a trapped call is decided. */
+static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre)
+{
+    const struct abi *abi = abi_for_entry(e);
+    uint64_t r[7] = { 0 };
+    bool ia32 = e != ENTRY_SYSCALL64;
+    bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
+    const int *ids = !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32;
+    /* Unicorn's register reads were half of a trapped call's instructions
+     * (callgrind): the number and three arguments first, the other three
+     * only for a call that takes them (abi.h: arity), or for a watcher. */
+    bool filtered = t->filters && t->filters->len;
+    int have = fast || trap_observer || filtered ? 7 : 4;
+    if (pre) {
+        memcpy(r, pre->r, sizeof(pre->r));
+        if (have > 4)
+            cpu_regs(t, ids + 4, r + 4, have - 4);
+    } else
+        cpu_regs(t, ids, r, have);
+    struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
+    /* Today's kernels take the number as the low 32 bits, a signed int on
+     * the 64-bit entry and zero-extended eax on the compat ones. */
+    ev.nr = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)(int32_t)(uint32_t)r[0];
+    for (int i = 0; i < 6; i++)
+        ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+
+    uint32_t user_sp = 0;
+    int64_t result;
+    if (fast) {
+        /* The vDSO convention: ebp holds the user stack (sysenter) or arg 2
+         * (syscall, which clobbers ecx); arg 6 waits on the user stack. */
+        if (e == ENTRY_SYSENTER32)
+            user_sp = (uint32_t)r[6];
+        else {
+            user_sp = (uint32_t)cpu_reg(t, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
+            ev.args[1] = (uint32_t)r[6];
+        }
+        uint32_t arg6;
+        if (!mm_read(&t->mm, user_sp, &arg6, 4)) {
+            /* Before the filter runs, as do_fast_syscall_32 does it. */
+            result = -EFAULT_LINUX;
+            ev.result = result;
+            ev.returned = true;
+            observe(t, &ev);
+            goto finish;
+        }
+        ev.args[5] = arg6;
+    }
+
+    /* What the filters see: the instruction pointer is the address after
+     * the trapping instruction, or the vDSO's landing pad where a fast
+     * entry returns (do_fast_syscall_32 sets it before the filter runs). */
+    struct seccomp_data_linux sd = {
+        .nr = (int32_t)ev.nr,
+        .arch = ia32 ? AUDIT_ARCH_I386_LINUX : AUDIT_ARCH_X86_64_LINUX,
+        .instruction_pointer = fast ? t->k.int80_pad : pc + 2,
+    };
+    memcpy(sd.args, ev.args, sizeof(sd.args));
+    struct verdict v = seccomp_check(t, e, &sd);
+    ev.verdict = &v;
+    if (!v.allow && v.filters_run && v.action != SECCOMP_RET_ALLOW_LINUX) {
+        /* The filters decided, and the call does not run. */
+        switch (v.action) {
+        case SECCOMP_RET_ERRNO_LINUX:
+            result = -(int64_t)MIN(v.data, MAX_ERRNO_LINUX);
+            break;
+        case SECCOMP_RET_TRACE_LINUX:      /* no tracer */
+        case SECCOMP_RET_USER_NOTIF_LINUX: /* nobody can answer: see FILTER notes */
+            result = -ENOSYS_LINUX;
+            break;
+        case SECCOMP_RET_TRAP_LINUX:
+            /* syscall_rollback(): the handler sees the number in ax, as
+             * the entry saved it (orig_ax). */
+            result = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)r[0];
+            break;
+        default: /* KILL_PROCESS, KILL_THREAD and unknown actions */
+            t->mode = MODE_DEAD;
+            observe(t, &ev);
+            task_kill(t, SIGSYS_LINUX, filter_kill_reason(&v, e, abi, ev.nr));
+            return;
+        }
+        ev.result = result;
+        ev.returned = v.action != SECCOMP_RET_TRAP_LINUX;
+        observe(t, &ev);
+        if (v.action == SECCOMP_RET_TRAP_LINUX) {
+            write_back(t, e, pc, pre, result, &ev, user_sp, r);
+            signal_force_seccomp(t, sd.instruction_pointer, sd.nr, sd.arch, (int)v.data,
+                                 "a seccomp filter returned SECCOMP_RET_TRAP");
+            signal_syscall_exit(t, e, ev.nr, result);
+            return;
+        }
+        goto finish;
+    }
+    if (!v.allow) {
+        t->mode = MODE_DEAD;
+        observe(t, &ev);
+        task_kill(t, SIGKILL_LINUX, kill_reason(v.list, e, abi, ev.nr));
+        return;
+    }
+    t->call_abi = abi;
+    const struct syscall_desc *d = abi_lookup(abi, ev.nr);
+    if (d && d->arity > 3 && have < 7) {
+        cpu_regs(t, ids + 4, r + 4, 3);
+        for (int i = 3; i < 6; i++)
+            ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+    }
+    result = d ? d->fn(t, ev.args) : -ENOSYS_LINUX;
+    ev.result = result;
+    ev.returned = t->state == TASK_RUNNING;
+    observe(t, &ev);
+    if (t->state != TASK_RUNNING)
+        return;
+
+finish:
+    write_back(t, e, pc, pre, result, &ev, user_sp, r);
     signal_syscall_exit(t, e, ev.nr, result);
 }
 

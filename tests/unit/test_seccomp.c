@@ -27,12 +27,19 @@ static struct task *new_task(bool is64, enum profile p)
     return &t;
 }
 
+/* The strict decision for a call number (the filters see more). */
+static struct verdict check(struct task *t, enum entry e, int64_t nr)
+{
+    struct seccomp_data_linux sd = { .nr = (int32_t)nr };
+    return seccomp_check(t, e, &sd);
+}
+
 static void disabled_allows_everything(void **state)
 {
     (void)state;
     struct task *t = new_task(true, PROFILE_LINUX);
-    assert_true(seccomp_check(t, ENTRY_SYSCALL64, 231).allow);
-    assert_true(seccomp_check(t, ENTRY_INT80, 9999).allow);
+    assert_true(check(t, ENTRY_SYSCALL64, 231).allow);
+    assert_true(check(t, ENTRY_INT80, 9999).allow);
 }
 
 static void modern_list_follows_entry(void **state)
@@ -44,25 +51,25 @@ static void modern_list_follows_entry(void **state)
     assert_true(t->tsc_off);
     const int64_t ok64[] = { 0, 1, 60, 15 }, ok32[] = { 3, 4, 1, 119 };
     for (int i = 0; i < 4; i++) {
-        assert_true(seccomp_check(t, ENTRY_SYSCALL64, ok64[i]).allow);
-        assert_true(seccomp_check(t, ENTRY_INT80, ok32[i]).allow);
-        assert_true(seccomp_check(t, ENTRY_SYSENTER32, ok32[i]).allow);
-        assert_true(seccomp_check(t, ENTRY_SYSCALL32, ok32[i]).allow);
+        assert_true(check(t, ENTRY_SYSCALL64, ok64[i]).allow);
+        assert_true(check(t, ENTRY_INT80, ok32[i]).allow);
+        assert_true(check(t, ENTRY_SYSENTER32, ok32[i]).allow);
+        assert_true(check(t, ENTRY_SYSCALL32, ok32[i]).allow);
     }
     /* A 64-bit task on int $0x80 meets the ia32 list: 15 is chmod there. */
-    struct verdict v = seccomp_check(t, ENTRY_INT80, 15);
+    struct verdict v = check(t, ENTRY_INT80, 15);
     assert_false(v.allow);
     assert_ptr_equal(v.list, &abi_ia32);
     assert_false(v.cve_2009_0835);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 231).allow);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 157).allow);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, -1).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 231).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 157).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, -1).allow);
     /* x32 numbers meet the ia32 list: all fatal, read and write too. */
-    v = seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 1);
+    v = check(t, ENTRY_SYSCALL64, 0x40000000 | 1);
     assert_false(v.allow);
     assert_ptr_equal(v.list, &abi_ia32);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 0).allow);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0x40000000 | 3).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 0x40000000 | 0).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 0x40000000 | 3).allow);
 }
 
 static void seed_list_follows_personality(void **state)
@@ -73,16 +80,16 @@ static void seed_list_follows_personality(void **state)
     seccomp_enter_strict(t);
     const int64_t holes64[] = { 0, 60, 15 };
     for (int i = 0; i < 3; i++) {
-        struct verdict v = seccomp_check(t, ENTRY_INT80, holes64[i]);
+        struct verdict v = check(t, ENTRY_INT80, holes64[i]);
         assert_true(v.allow);
         assert_true(v.cve_2009_0835);
         assert_ptr_equal(v.list, &abi_x86_64);
     }
-    struct verdict v = seccomp_check(t, ENTRY_INT80, 1); /* exit in both */
+    struct verdict v = check(t, ENTRY_INT80, 1); /* exit in both */
     assert_true(v.allow);
     assert_false(v.cve_2009_0835);
-    assert_false(seccomp_check(t, ENTRY_INT80, 4).allow); /* ia32 write: not in 64 list */
-    assert_false(seccomp_check(t, ENTRY_INT80, 3).allow);
+    assert_false(check(t, ENTRY_INT80, 4).allow); /* ia32 write: not in 64 list */
+    assert_false(check(t, ENTRY_INT80, 3).allow);
 
     /* 32-bit task reaching the 64-bit entry: the ia32 list, so 64-bit
      * 3, 4, 1, 119 (close, stat, write, setresgid) pass. */
@@ -90,13 +97,13 @@ static void seed_list_follows_personality(void **state)
     seccomp_enter_strict(t);
     const int64_t holes32[] = { 3, 4, 119 };
     for (int i = 0; i < 3; i++) {
-        v = seccomp_check(t, ENTRY_SYSCALL64, holes32[i]);
+        v = check(t, ENTRY_SYSCALL64, holes32[i]);
         assert_true(v.allow);
         assert_true(v.cve_2009_0835);
     }
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 0).allow);
-    assert_false(seccomp_check(t, ENTRY_SYSCALL64, 60).allow);
-    assert_true(seccomp_check(t, ENTRY_INT80, 4).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 0).allow);
+    assert_false(check(t, ENTRY_SYSCALL64, 60).allow);
+    assert_true(check(t, ENTRY_INT80, 4).allow);
 }
 
 static void prctl_and_seccomp_entry_errors(void **state)
