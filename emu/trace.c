@@ -15,6 +15,7 @@
 #include <capstone/capstone.h>
 
 #include "abi/linux.h"
+#include "emu/bpf/bpf_disasm.h"
 #include "emu/cpu.h"
 #include "emu/observe.h"
 #include "emu/seccomp.h"
@@ -23,7 +24,7 @@
 #include "emu/trap.h"
 
 
-static gboolean opt_trace;
+static gboolean opt_trace, opt_trace_bpf;
 static char *opt_trace_file; /* NULL or "-": stderr */
 static char *opt_trace_format;
 
@@ -79,6 +80,9 @@ GOptionGroup *trace_option_group(void)
           (void *)parse_trace, NULL, "FILE" },
         { "trace-format", 0, 0, G_OPTION_ARG_STRING, &opt_trace_format,
           "text (default: strace-like lines) or json (JSON Lines)", "F" },
+        { "trace-bpf", 0, 0, G_OPTION_ARG_NONE, &opt_trace_bpf,
+          "Also trace every BPF instruction each seccomp filter executes (implies --trace)",
+          NULL },
         { NULL },
     };
     GOptionGroup *g = g_option_group_new("trace", "Tracing:", "Show tracing options", NULL, NULL);
@@ -92,6 +96,7 @@ GOptionGroup *trace_option_group(void)
 static void detach(void)
 {
     trap_observer = NULL;
+    seccomp_bpf_step = NULL;
     mode_observer = NULL;
     signal_observer = NULL;
     end_observer = NULL;
@@ -176,12 +181,41 @@ static void j_end(struct json *j)
 
 static const char *mode_text(int mode)
 {
-    return mode == MODE_STRICT ? "strict" : mode == MODE_DEAD ? "dead" : "mode 0";
+    return mode == MODE_STRICT ? "strict"
+           : mode == MODE_FILTER ? "filter"
+           : mode == MODE_DEAD   ? "dead"
+                                 : "mode 0";
 }
 
 static const char *mode_id(int mode)
 {
-    return mode == MODE_STRICT ? "strict" : mode == MODE_DEAD ? "dead" : "disabled";
+    return mode == MODE_STRICT ? "strict"
+           : mode == MODE_FILTER ? "filter"
+           : mode == MODE_DEAD   ? "dead"
+                                 : "disabled";
+}
+
+/* Filters are numbered from the oldest, 1 up, as the kill line names them;
+ * the verdict lists their values newest first, as they run. */
+static size_t filter_number(const struct verdict *v, size_t i)
+{
+    return v->filters_run - i;
+}
+
+/* "filters: #2 ERRNO(1), #1 ALLOW => ERRNO(1) from #2" */
+static void filters_text(GString *s, const struct verdict *v)
+{
+    g_string_append(s, "filters:");
+    for (size_t i = 0; i < v->filters_run; i++) {
+        g_string_append_printf(s, "%s #%zu ", i ? "," : "", filter_number(v, i));
+        bpf_disasm_action(s, v->rets[i]);
+    }
+    g_string_append(s, " => ");
+    bpf_disasm_action(s, v->ret);
+    if (v->filters_run > 1)
+        g_string_append_printf(s, " from #%zu", filter_number(v, v->winner));
+    if (!seccomp_action_name(v->ret & SECCOMP_RET_ACTION_FULL_LINUX))
+        g_string_append(s, " (an unknown action: kills the process)");
 }
 
 /* Per entry path: the trace's name and the JSON id. */
@@ -246,6 +280,15 @@ static char *verdict_note(struct task *t, const struct trap_event *ev, const cha
                         "kernel reads it before the filter)");
     if (ev->mode == MODE_DISABLED)
         return NULL;
+    if (v->filters_run) {
+        GString *s = g_string_new("[");
+        filters_text(s, v);
+        g_string_append_c(s, ']');
+        if (v->list && !v->allow) /* the filters allowed it; the strict list did not */
+            g_string_append_printf(s, " KILLED: not in the %s strict list %s", v->list->name,
+                                   v->list->strict_text);
+        return g_string_free(s, FALSE);
+    }
     if (v->allow && v->cve_2009_0835)
         return g_strdup_printf("ALLOWED (CVE-2009-0835: %s %s checked against the %s list)",
                                abi->name, name, v->list->name);
@@ -266,7 +309,23 @@ static const char *verdict_id(const struct trap_event *ev)
         return "unchecked";
     if (ev->mode == MODE_DISABLED)
         return "none";
-    return ev->verdict->allow ? "allowed" : "killed";
+    const struct verdict *v = ev->verdict;
+    if (v->filters_run && !v->allow && !v->list) {
+        /* The filters' action, by the names of seccomp_action_name(). */
+        static const struct {
+            uint32_t action;
+            const char *id;
+        } ids[] = {
+            { SECCOMP_RET_KILL_PROCESS_LINUX, "killed" }, { SECCOMP_RET_KILL_THREAD_LINUX, "killed" },
+            { SECCOMP_RET_TRAP_LINUX, "trap" },           { SECCOMP_RET_ERRNO_LINUX, "errno" },
+            { SECCOMP_RET_USER_NOTIF_LINUX, "user_notif" }, { SECCOMP_RET_TRACE_LINUX, "trace" },
+        };
+        for (size_t i = 0; i < G_N_ELEMENTS(ids); i++)
+            if (ids[i].action == v->action)
+                return ids[i].id;
+        return "killed";
+    }
+    return v->allow ? "allowed" : "killed";
 }
 
 static void on_call(struct task *t, const struct trap_event *ev)
@@ -321,6 +380,31 @@ static void on_call(struct task *t, const struct trap_event *ev)
         j_str(&j, "verdict", verdict_id(ev));
         j_str(&j, "list", ev->verdict && ev->verdict->list ? ev->verdict->list->name : NULL);
         j_bool(&j, "cve_2009_0835", ev->verdict && ev->verdict->cve_2009_0835);
+        const struct verdict *v = ev->verdict;
+        if (v && v->filters_run) {
+            GString *action = g_string_new(NULL);
+            j_key(&j, "filters");
+            g_string_append_c(j.s, '[');
+            for (size_t i = 0; i < v->filters_run; i++) {
+                g_string_truncate(action, 0);
+                bpf_disasm_action(action, v->rets[i]);
+                g_string_append_printf(j.s, "%s{\"filter\": %zu, \"ret\": \"0x%08" PRIx32
+                                       "\", \"action\": ",
+                                       i ? ", " : "", filter_number(v, i), v->rets[i]);
+                trace_json_string(j.s, action->str);
+                g_string_append_c(j.s, '}');
+            }
+            g_string_append_c(j.s, ']');
+            j_int(&j, "filter_winner", (int64_t)filter_number(v, v->winner));
+            j_key(&j, "filter_ret");
+            g_string_append_printf(j.s, "\"0x%08" PRIx32 "\"", v->ret);
+            g_string_truncate(action, 0);
+            bpf_disasm_action(action, v->ret);
+            j_str(&j, "filter_action", action->str);
+            g_string_free(action, TRUE);
+        } else {
+            j_null(&j, "filters");
+        }
         j_bool(&j, "returned", ev->returned);
         if (ev->returned)
             j_int(&j, "result", ev->result);
@@ -338,7 +422,7 @@ static void on_call(struct task *t, const struct trap_event *ev)
         g_string_append_printf(s, "  [%s%s, %s]  %s", entries[ev->entry].text,
                                ev->entry == ENTRY_INT80 && code64 ? " from 64-bit code" : "",
                                mode_text(ev->mode), call->str);
-        bool killed = ev->verdict && !ev->verdict->allow;
+        bool killed = ev->verdict && !ev->verdict->allow && !ev->returned;
         if (!killed)
             g_string_append_printf(s, " = %s", c.result ? c.result : "?");
         if (note)
@@ -471,6 +555,62 @@ static void on_signal(struct task *t, const struct signal_event *ev)
     emit(s);
 }
 
+/* --trace-bpf: one line per executed instruction, before the call's own
+ * line (the filters run before the call); a header line when a filter
+ * starts shows the seccomp_data it reads. */
+static void on_bpf_step(void *ctx, size_t pc, const struct sock_filter_linux *insn, uint32_t a,
+                        uint32_t x)
+{
+    const struct filter_step *step = ctx;
+    size_t number = step->filter + 1;
+    const struct seccomp_data_linux *d = step->data;
+    if (pc == 0) {
+        if (tr.json) {
+            struct json j = j_begin("bpf_filter");
+            j_int(&j, "filter", (int64_t)number);
+            j_int(&j, "nr", d->nr);
+            j_hex(&j, "arch", d->arch);
+            j_hex(&j, "ip", d->instruction_pointer);
+            j_key(&j, "args");
+            g_string_append_c(j.s, '[');
+            for (int i = 0; i < 6; i++)
+                g_string_append_printf(j.s, "%s\"0x%" PRIx64 "\"", i ? ", " : "", d->args[i]);
+            g_string_append_c(j.s, ']');
+            j_end(&j);
+        } else {
+            GString *s = g_string_new(NULL);
+            g_string_append_printf(s, "--- filter #%zu runs: nr=%" PRId32 " arch=%#" PRIx32
+                                      " ip=%#" PRIx64 " args=[",
+                                   number, d->nr, d->arch, d->instruction_pointer);
+            for (int i = 0; i < 6; i++)
+                g_string_append_printf(s, "%s%#" PRIx64, i ? ", " : "", d->args[i]);
+            g_string_append(s, "] ---");
+            emit(s);
+        }
+    }
+    GString *text = g_string_new(NULL);
+    bpf_disasm_insn(text, insn, pc);
+    if (tr.json) {
+        struct json j = j_begin("bpf");
+        j_int(&j, "filter", (int64_t)number);
+        j_int(&j, "pc", (int64_t)pc);
+        j_str(&j, "insn", text->str);
+        j_hex(&j, "code", insn->code);
+        j_int(&j, "jt", insn->jt);
+        j_int(&j, "jf", insn->jf);
+        j_hex(&j, "k", insn->k);
+        j_hex(&j, "a", a);
+        j_hex(&j, "x", x);
+        j_end(&j);
+    } else {
+        GString *s = g_string_new(NULL);
+        g_string_append_printf(s, "    bpf #%zu %04zu: %-32s A=%#" PRIx32 " X=%#" PRIx32, number,
+                               pc, text->str, a, x);
+        emit(s);
+    }
+    g_string_free(text, TRUE);
+}
+
 static void on_end(struct task *t)
 {
     flush_mode(t);
@@ -500,6 +640,8 @@ static void on_end(struct task *t)
 
 err_t trace_setup(struct task *t)
 {
+    if (opt_trace_bpf)
+        opt_trace = TRUE;
     if (!opt_trace)
         return OK;
     tr.json = opt_trace_format && !strcmp(opt_trace_format, "json");
@@ -516,6 +658,8 @@ err_t trace_setup(struct task *t)
         cs_open(CS_ARCH_X86, CS_MODE_64, &tr.cs64) != CS_ERR_OK)
         return err_new("--trace: Capstone cannot open an x86 disassembler");
     trap_observer = on_call;
+    if (opt_trace_bpf)
+        seccomp_bpf_step = on_bpf_step;
     mode_observer = on_mode;
     signal_observer = on_signal;
     end_observer = on_end;
