@@ -395,15 +395,18 @@ static void on_call(struct task *t, const struct trap_event *ev)
                 g_string_append_c(j.s, '}');
             }
             g_string_append_c(j.s, ']');
-            j_int(&j, "filter_winner", (int64_t)filter_number(v, v->winner));
-            j_key(&j, "filter_ret");
-            g_string_append_printf(j.s, "\"0x%08" PRIx32 "\"", v->ret);
+            j_key(&j, "filter_verdict");
+            g_string_append_printf(j.s, "{\"filter\": %zu, \"ret\": \"0x%08" PRIx32
+                                   "\", \"action\": ",
+                                   filter_number(v, v->winner), v->ret);
             g_string_truncate(action, 0);
             bpf_disasm_action(action, v->ret);
-            j_str(&j, "filter_action", action->str);
+            trace_json_string(j.s, action->str);
+            g_string_append_c(j.s, '}');
             g_string_free(action, TRUE);
         } else {
             j_null(&j, "filters");
+            j_null(&j, "filter_verdict");
         }
         j_bool(&j, "returned", ev->returned);
         if (ev->returned)
@@ -446,6 +449,12 @@ static void print_mode(struct task *t, const struct mode_event *ev)
         [VIA_SECCOMP] = "via seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL)",
         [VIA_PROC] = "via a write to /proc/self/seccomp",
     };
+    static const char *const via_filter_text[] = {
+        [VIA_START] = "before the first instruction (--filter, --seccomp-profile)",
+        [VIA_PRCTL] = "via prctl(PR_SET_SECCOMP, 2)",
+        [VIA_SECCOMP] = "via seccomp(SECCOMP_SET_MODE_FILTER)",
+        [VIA_PROC] = "via a write to /proc/self/seccomp",
+    };
     (void)t;
     if (tr.json) {
         struct json j = j_begin("mode");
@@ -456,7 +465,8 @@ static void print_mode(struct task *t, const struct mode_event *ev)
         return;
     }
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "--- %s mode on %s ---", mode_id(ev->to), via_text[ev->via]);
+    g_string_append_printf(s, "--- %s mode on %s ---", mode_id(ev->to),
+                           (ev->to == MODE_FILTER ? via_filter_text : via_text)[ev->via]);
     emit(s);
 }
 
