@@ -2,6 +2,9 @@
  *
  *   seccomp-emu-bpf FILE                      disassemble an exported filter
  *   seccomp-emu-bpf --profile=FILE.json       compile an OCI profile, then disassemble
+ *   seccomp-emu-bpf --profile=P.json --export=F  write the compiled profile as a
+ *                                              filter file (for --filter, or a host
+ *                                              without libseccomp)
  *   seccomp-emu-bpf FILE --run=getpid --arg=1 run it on one seccomp_data:
  *                                              every executed instruction with A and X,
  *                                              then the value and its action
@@ -26,7 +29,7 @@
 
 #define EXIT_USAGE 2
 
-static char *opt_profile, *opt_abi, *opt_run, *opt_arch, *opt_ip;
+static char *opt_profile, *opt_abi, *opt_run, *opt_arch, *opt_ip, *opt_export;
 static char **opt_args;
 
 static const GOptionEntry options[] = {
@@ -35,6 +38,9 @@ static const GOptionEntry options[] = {
     { "abi", 0, 0, G_OPTION_ARG_STRING, &opt_abi,
       "The guest's ABI: x86_64 (default) or i386; it chooses the profile's architecture, "
       "--run's arch field and syscall names", "ABI" },
+    { "export", 0, 0, G_OPTION_ARG_FILENAME, &opt_export,
+      "Write the program as an exported sock_filter array (little-endian) instead of "
+      "disassembling it", "FILE" },
     { "run", 0, 0, G_OPTION_ARG_STRING, &opt_run,
       "Run the filter on a call with this number or name and show each executed instruction",
       "NR" },
@@ -126,6 +132,23 @@ int main(int argc, char **argv)
     if (e)
         usage_error("%s", e);
 
+    if (opt_export) {
+        if (opt_run)
+            usage_error("--export and --run: one at a time");
+        g_autofree uint8_t *bytes = g_malloc(prog.len * 8);
+        for (size_t i = 0; i < prog.len; i++) {
+            const struct sock_filter_linux *in = &prog.insns[i];
+            uint8_t *b = bytes + i * 8;
+            b[0] = (uint8_t)in->code, b[1] = (uint8_t)(in->code >> 8);
+            b[2] = in->jt, b[3] = in->jf;
+            for (int k = 0; k < 4; k++)
+                b[4 + k] = (uint8_t)(in->k >> (8 * k));
+        }
+        if (!g_file_set_contents(opt_export, (const char *)bytes, (gssize)(prog.len * 8), &gerr))
+            usage_error("--export: %s", gerr->message);
+        bpf_program_free(&prog);
+        return 0;
+    }
     if (!opt_run) {
         GString *text = g_string_new(NULL);
         bpf_disasm_prog(text, prog.insns, prog.len);

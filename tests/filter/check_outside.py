@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Policies from outside (--filter, --seccomp-profile), judged by the kernel.
+
+Each profile is compiled once by seccomp-emu-bpf --export (the same loader
+--seccomp-profile uses: libseccomp, for x86_64), then:
+  native:   launch FILE.bpf... -- filter_probe64   (no_new_privs, seccomp(), execve)
+  emulated: seccomp-emu --seccomp-profile=FILE.json ... filter_probe64
+            seccomp-emu --filter=FILE.bpf ... filter_probe64
+stdout and the exit status must agree.  Then malformed inputs: each must
+give one line on stderr, status 2, and nothing of the guest (empty stdout).
+
+usage: check_outside.py --emu E --bpf-tool T --launch L --probe64 P --probe32 P32
+"""
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+PROFILES = {
+    'errno_getpid': {
+        'defaultAction': 'SCMP_ACT_ALLOW',
+        'syscalls': [{'names': ['getpid'], 'action': 'SCMP_ACT_ERRNO', 'errnoRet': 38}],
+    },
+    'close_arg': {
+        'defaultAction': 'SCMP_ACT_ALLOW',
+        'architectures': ['SCMP_ARCH_X86_64', 'SCMP_ARCH_X86', 'SCMP_ARCH_X32'],
+        'syscalls': [{'names': ['close'], 'action': 'SCMP_ACT_ERRNO', 'errnoRet': 13,
+                      'args': [{'index': 0, 'value': 101, 'op': 'SCMP_CMP_EQ'}]}],
+    },
+    'kill_getppid': {
+        'defaultAction': 'SCMP_ACT_ALLOW',
+        'syscalls': [{'names': ['getppid'], 'action': 'SCMP_ACT_KILL_PROCESS'}],
+    },
+    'trace_getpid': {
+        'defaultAction': 'SCMP_ACT_ALLOW',
+        'syscalls': [{'names': ['getpid', 'getppid'], 'action': 'SCMP_ACT_TRACE', 'errnoRet': 5}],
+    },
+    'masked_close': {
+        'defaultAction': 'SCMP_ACT_ALLOW',
+        'syscalls': [{'names': ['close'], 'action': 'SCMP_ACT_ERRNO', 'errnoRet': 7,
+                      'args': [{'index': 0, 'value': 0xf0, 'valueTwo': 0x60,
+                                'op': 'SCMP_CMP_MASKED_EQ'}]}],
+    },
+    # Docker's shape: everything refused unless listed.
+    'allowlist': {
+        'defaultAction': 'SCMP_ACT_ERRNO',
+        'defaultErrnoRet': 1,
+        'syscalls': [{'names': ['execve', 'brk', 'arch_prctl', 'set_tid_address',
+                                'set_robust_list', 'rseq', 'prlimit64', 'readlink', 'readlinkat',
+                                'getrandom', 'mprotect', 'newfstatat', 'fstat', 'write',
+                                'exit_group', 'exit', 'prctl', 'uname', 'mmap', 'munmap',
+                                'getppid'],
+                      'action': 'SCMP_ACT_ALLOW'}],
+    },
+}
+
+# [name, profiles in order (newest last), probe args]
+CASES = [
+    ['errno_getpid', ['errno_getpid'], []],
+    ['close_arg', ['close_arg'], []],
+    ['kill_getppid', ['kill_getppid'], []],
+    ['masked_close', ['masked_close'], []],
+    ['allowlist', ['allowlist'], ['getuid']],
+    # Stacked: TRACE(5) and ERRNO(38) on getpid; ERRNO ranks lower, either order.
+    ['stack_trace_errno', ['trace_getpid', 'errno_getpid'], []],
+    ['stack_errno_trace', ['errno_getpid', 'trace_getpid'], []],
+    ['stack_three', ['close_arg', 'masked_close', 'kill_getppid'], []],
+]
+
+failures = 0
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print('FAIL: ' + msg)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       timeout=60, env={})
+    return p.returncode, p.stdout.decode(errors='replace'), p.stderr.decode(errors='replace')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--emu', required=True)
+    ap.add_argument('--bpf-tool', required=True)
+    ap.add_argument('--launch', required=True)
+    ap.add_argument('--probe64', required=True)
+    ap.add_argument('--probe32', required=True)
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix='seccomp-emu-filter-')
+    files = {}
+    for name, prof in PROFILES.items():
+        js = os.path.join(tmp, name + '.json')
+        with open(js, 'w') as f:
+            json.dump(prof, f)
+        bpf = os.path.join(tmp, name + '.bpf')
+        rc, _, err = run([a.bpf_tool, '--profile=' + js, '--export=' + bpf])
+        if rc != 0:
+            fail('%s: seccomp-emu-bpf --export: %s' % (name, err.strip()))
+            continue
+        files[name] = (js, bpf)
+
+    for name, profs, args in CASES:
+        if any(p not in files for p in profs):
+            continue
+        native = run([a.launch] + [files[p][1] for p in profs] + ['--', a.probe64] + args)
+        if native[0] == 125:
+            fail('%s: the launcher failed: %s' % (name, native[2].strip()))
+            continue
+        for how, opts in [('profile', ['--seccomp-profile=' + files[p][0] for p in profs]),
+                          ('filter', ['--filter=' + files[p][1] for p in profs])]:
+            emu = run([a.emu, '-q'] + opts + [a.probe64] + args)
+            if emu[:2] != native[:2]:
+                fail('%s (--%s): native status %d stdout %r; emulated status %d stdout %r'
+                     % (name, how, native[0], native[1], emu[0], emu[1]))
+            else:
+                print('ok: %s (--%s): status %d, %d lines agree' % (name, how, emu[0],
+                                                                     len(emu[1].splitlines())))
+
+    # The i386 guest: the profile compiled for the ia32 ABI.  No IA-32 on
+    # this host: the expectation is written out (getpid is 20 there).
+    if 'errno_getpid' in files:
+        rc, out, err = run([a.emu, '--seccomp-profile=' + files['errno_getpid'][0], a.probe32])
+        want = 'PR_GET_SECCOMP: 2\nPR_GET_NO_NEW_PRIVS: 1\ngetpid: -38\ngetppid: ok\nclose(100): -9\n'
+        if rc != 0 or not out.startswith(want):
+            fail('i386 errno_getpid: status %d stdout %r' % (rc, out))
+        else:
+            print('ok: i386 errno_getpid (expected, not native)')
+
+    bad = {}
+    def put(name, data):
+        path = os.path.join(tmp, name)
+        with open(path, 'wb') as f:
+            f.write(data)
+        bad[name] = path
+    ret_allow = struct.pack('<HBBI', 0x06, 0, 0, 0x7fff0000)
+    put('empty.bpf', b'')
+    put('odd.bpf', ret_allow + b'\x06\x00\x00')
+    put('long.bpf', ret_allow * 4097)
+    put('misaligned.bpf', struct.pack('<HBBI', 0x20, 0, 0, 2) + ret_allow)   # ld [2]
+    put('no_ret.bpf', struct.pack('<HBBI', 0x20, 0, 0, 0))                  # falls off the end
+    put('mod.bpf', struct.pack('<HBBI', 0x94, 0, 0, 3) + ret_allow)         # MOD: socket filters only
+    put('bad.json', b'{"defaultAction": "SCMP_ACT_ALLOW",')
+    put('notobject.json', b'[1, 2]')
+    put('action.json', json.dumps({'defaultAction': 'SCMP_ACT_MAYBE'}).encode())
+    put('name.json', json.dumps({'defaultAction': 'SCMP_ACT_ALLOW', 'syscalls': [
+        {'names': ['getpid', 'no_such_call'], 'action': 'SCMP_ACT_ERRNO'}]}).encode())
+    put('arch.json', json.dumps({'defaultAction': 'SCMP_ACT_ALLOW',
+                                 'architectures': ['SCMP_ARCH_Z80']}).encode())
+    put('op.json', json.dumps({'defaultAction': 'SCMP_ACT_ALLOW', 'syscalls': [
+        {'names': ['close'], 'action': 'SCMP_ACT_ERRNO',
+         'args': [{'index': 7, 'value': 1, 'op': 'SCMP_CMP_EQ'}]}]}).encode())
+    bad['missing.bpf'] = os.path.join(tmp, 'does-not-exist.bpf')
+    for name, path in sorted(bad.items()):
+        opt = '--seccomp-profile=' if name.endswith('.json') else '--filter='
+        rc, out, err = run([a.emu, opt + path, a.probe64])
+        lines = err.splitlines()
+        if rc != 2 or out or len(lines) != 1:
+            fail('%s: status %d, stdout %r, stderr %r' % (name, rc, out, err))
+        else:
+            print('ok: %s: %s' % (name, lines[0]))
+    shutil.rmtree(tmp)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
