@@ -5,6 +5,9 @@
  *   seccomp-emu-bpf --profile=P.json --export=F  write the compiled profile as a
  *                                              filter file (for --filter, or a host
  *                                              without libseccomp)
+ *   seccomp-emu-bpf FILE --batch              run it on one seccomp_data per stdin
+ *                                              line "ARCH NR ARG0 ... ARG5" (numbers),
+ *                                              printing each value in hex
  *   seccomp-emu-bpf FILE --run=getpid --arg=1 run it on one seccomp_data:
  *                                              every executed instruction with A and X,
  *                                              then the value and its action
@@ -31,6 +34,7 @@
 
 static char *opt_profile, *opt_abi, *opt_run, *opt_arch, *opt_ip, *opt_export;
 static char **opt_args;
+static gboolean opt_batch;
 
 static const GOptionEntry options[] = {
     { "profile", 0, 0, G_OPTION_ARG_FILENAME, &opt_profile,
@@ -44,6 +48,9 @@ static const GOptionEntry options[] = {
     { "run", 0, 0, G_OPTION_ARG_STRING, &opt_run,
       "Run the filter on a call with this number or name and show each executed instruction",
       "NR" },
+    { "batch", 0, 0, G_OPTION_ARG_NONE, &opt_batch,
+      "Run the filter on each stdin line \"ARCH NR ARG0 ARG1 ARG2 ARG3 ARG4 ARG5\" and print "
+      "the value it returns (for test vectors)", NULL },
     { "arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_args,
       "The call's next argument (repeatable, up to 6; default 0)", "VALUE" },
     { "arch", 0, 0, G_OPTION_ARG_STRING, &opt_arch,
@@ -132,6 +139,28 @@ int main(int argc, char **argv)
     if (e)
         usage_error("%s", e);
 
+    if (opt_batch) {
+        if (opt_run || opt_export)
+            usage_error("--batch goes alone");
+        char line[1024];
+        unsigned long lineno = 0;
+        while (fgets(line, sizeof(line), stdin)) {
+            lineno++;
+            g_auto(GStrv) words = g_strsplit_set(g_strstrip(line), " \t", -1);
+            uint64_t v[8];
+            size_t n = 0;
+            for (char **w = words; *w && n <= 8; w++)
+                if (**w)
+                    v[n < 8 ? n : 7] = parse_number("--batch", *w), n++;
+            if (n != 8)
+                usage_error("--batch: line %lu: want ARCH NR and 6 arguments", lineno);
+            struct seccomp_data_linux d = { .nr = (int32_t)(uint32_t)v[1], .arch = (uint32_t)v[0] };
+            memcpy(d.args, v + 2, sizeof(d.args));
+            printf("0x%08" PRIx32 "\n", bpf_run(prog.insns, prog.len, &d, NULL, NULL));
+        }
+        bpf_program_free(&prog);
+        return 0;
+    }
     if (opt_export) {
         if (opt_run)
             usage_error("--export and --run: one at a time");
