@@ -20,7 +20,8 @@ enum gfd_kind {
 struct gfd {
     enum gfd_kind kind;
     int host;     /* GFD_HOST */
-    uint64_t pos; /* GFD_PROC_SECCOMP */
+    uint64_t pos; /* GFD_PROC_SECCOMP, GFD_VIRTUAL */
+    int vfile;    /* GFD_VIRTUAL: enum vfile_id (emu/kernel/vfile.h) */
     bool cloexec;
 };
 

@@ -10,6 +10,7 @@
 #include "abi/signal_linux.h"
 #include "emu/async.h"
 #include "emu/host_tune.h"
+#include "emu/kernel/vfile.h"
 #include "emu/limits.h"
 #include "emu/seccomp.h"
 #include "emu/signal.h"
@@ -141,6 +142,11 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
     }
     if (g->kind == GFD_SECCOMP_LISTENER)
         return -EINVAL_LINUX; /* the listener has no read or write */
+    if (g->kind == GFD_VIRTUAL) {
+        if (offset >= 0 && g->vfile == VFILE_PROC_STATUS)
+            return -ESPIPE_LINUX; /* seq_file reads only in order here */
+        return writing ? vfile_write(t, g, buf, count) : vfile_read(t, g, buf, count);
+    }
     return rw_host(t, g->host, buf, count, writing, offset);
 }
 
@@ -287,6 +293,9 @@ static int64_t do_open(struct task *t, uint64_t upath, int flags)
         t->fds.fd[fd] = (struct gfd){ .kind = GFD_PROC_SECCOMP };
         return fd;
     }
+    int vfile = t->profile == PROFILE_LINUX ? vfile_lookup(path) : -1;
+    if (vfile >= 0)
+        return vfile_open(t, vfile, flags);
     return -ENOENT_LINUX;
 }
 

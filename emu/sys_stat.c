@@ -12,6 +12,7 @@
 #endif
 
 #include "abi/linux.h"
+#include "emu/kernel/vfile.h"
 #include "emu/sys.h"
 #include "emu/sys_host.h"
 
@@ -38,6 +39,12 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
     if (!g)
         return -EBADF_LINUX;
     memset(k, 0, sizeof(*k));
+    if (g->kind == GFD_VIRTUAL) {
+        vfile_stat(g, &k->mode, &k->rdev_major, &k->rdev_minor);
+        k->nlink = 1;
+        k->blksize = 4096;
+        return 0;
+    }
     if (g->kind != GFD_HOST) {
         /* An emulated file: empty regular file, owner read/write. */
         k->mode = S_IFREG_LINUX | 0600;

@@ -181,7 +181,7 @@ static void j_end(struct json *j)
 
 static const char *mode_text(int mode)
 {
-    return mode == MODE_STRICT ? "strict"
+    return mode == MODE_STRICT   ? "strict"
            : mode == MODE_FILTER ? "filter"
            : mode == MODE_DEAD   ? "dead"
                                  : "mode 0";
@@ -189,33 +189,63 @@ static const char *mode_text(int mode)
 
 static const char *mode_id(int mode)
 {
-    return mode == MODE_STRICT ? "strict"
+    return mode == MODE_STRICT   ? "strict"
            : mode == MODE_FILTER ? "filter"
            : mode == MODE_DEAD   ? "dead"
                                  : "disabled";
 }
 
-/* Filters are numbered from the oldest, 1 up, as the kill line names them;
- * the verdict lists their values newest first, as they run. */
-static size_t filter_number(const struct verdict *v, size_t i)
+/* A filter's value as "ERRNO|12", "ALLOW", "0x40000 (unknown: kills)". */
+static char *filter_value_text(uint32_t ret)
 {
-    return v->filters_run - i;
+    const char *name = seccomp_action_name(ret & SECCOMP_RET_ACTION_FULL_LINUX);
+    uint32_t data = ret & SECCOMP_RET_DATA_LINUX;
+    if (!name)
+        return g_strdup_printf("%#x (unknown action: kills the process)", ret);
+    return data ? g_strdup_printf("%s|%u", name, data) : g_strdup(name);
 }
 
-/* "filters: #2 ERRNO(1), #1 ALLOW => ERRNO(1) from #2" */
-static void filters_text(GString *s, const struct verdict *v)
+/* Which filters ran and what decided, for a filtered call. */
+static char *filter_note(const struct verdict *v)
 {
-    g_string_append(s, "filters:");
+    GString *s = g_string_new("filters");
     for (size_t i = 0; i < v->filters_run; i++) {
-        g_string_append_printf(s, "%s #%zu ", i ? "," : "", filter_number(v, i));
-        bpf_disasm_action(s, v->rets[i]);
+        g_autofree char *val = filter_value_text(v->rets[i]);
+        g_string_append_printf(s, "%s #%zu=%s", i ? "," : "", v->filters_run - i, val);
     }
-    g_string_append(s, " => ");
-    bpf_disasm_action(s, v->ret);
-    if (v->filters_run > 1)
-        g_string_append_printf(s, " from #%zu", filter_number(v, v->winner));
-    if (!seccomp_action_name(v->ret & SECCOMP_RET_ACTION_FULL_LINUX))
-        g_string_append(s, " (an unknown action: kills the process)");
+    g_autofree char *win = filter_value_text(v->ret);
+    g_string_append_printf(s, "; verdict %s from filter #%zu: ", win, v->filters_run - v->winner);
+    switch (v->action) {
+    case SECCOMP_RET_ALLOW_LINUX:
+        g_string_append(s, "the call runs");
+        break;
+    case SECCOMP_RET_LOG_LINUX:
+        g_string_append(s, "the call runs, logged");
+        break;
+    case SECCOMP_RET_ERRNO_LINUX:
+        g_string_append_printf(s, "not run, returns -%u", MIN(v->data, MAX_ERRNO_LINUX));
+        break;
+    case SECCOMP_RET_TRACE_LINUX:
+        g_string_append(s, "not run: no tracer, -ENOSYS");
+        break;
+    case SECCOMP_RET_USER_NOTIF_LINUX:
+        g_string_append(s, "not run: no listener can answer, -ENOSYS");
+        break;
+    case SECCOMP_RET_TRAP_LINUX:
+        g_string_append(s, "not run, SIGSYS forced");
+        break;
+    default:
+        g_string_append(s, "KILLED by SIGSYS");
+        break;
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* The JSON id of a filter verdict's action. */
+static const char *filter_action_id(const struct verdict *v)
+{
+    const char *name = seccomp_action_name(v->ret & SECCOMP_RET_ACTION_FULL_LINUX);
+    return name ? name : "UNKNOWN";
 }
 
 /* Per entry path: the trace's name and the JSON id. */
@@ -278,17 +308,12 @@ static char *verdict_note(struct task *t, const struct trap_event *ev, const cha
     if (!v)
         return g_strdup("(not checked: the 6th argument's stack slot is unreadable, and the "
                         "kernel reads it before the filter)");
+    /* Where strict mode checked the call too (--strict with --filter),
+     * its list speaks last. */
+    if (v->filters_run && !v->list)
+        return filter_note(v);
     if (ev->mode == MODE_DISABLED)
         return NULL;
-    if (v->filters_run) {
-        GString *s = g_string_new("[");
-        filters_text(s, v);
-        g_string_append_c(s, ']');
-        if (v->list && !v->allow) /* the filters allowed it; the strict list did not */
-            g_string_append_printf(s, " KILLED: not in the %s strict list %s", v->list->name,
-                                   v->list->strict_text);
-        return g_string_free(s, FALSE);
-    }
     if (v->allow && v->cve_2009_0835)
         return g_strdup_printf("ALLOWED (CVE-2009-0835: %s %s checked against the %s list)",
                                abi->name, name, v->list->name);
@@ -307,25 +332,24 @@ static const char *verdict_id(const struct trap_event *ev)
 {
     if (!ev->verdict)
         return "unchecked";
-    if (ev->mode == MODE_DISABLED)
-        return "none";
-    const struct verdict *v = ev->verdict;
-    if (v->filters_run && !v->allow && !v->list) {
-        /* The filters' action, by the names of seccomp_action_name(). */
-        static const struct {
-            uint32_t action;
-            const char *id;
-        } ids[] = {
-            { SECCOMP_RET_KILL_PROCESS_LINUX, "killed" }, { SECCOMP_RET_KILL_THREAD_LINUX, "killed" },
-            { SECCOMP_RET_TRAP_LINUX, "trap" },           { SECCOMP_RET_ERRNO_LINUX, "errno" },
-            { SECCOMP_RET_USER_NOTIF_LINUX, "user_notif" }, { SECCOMP_RET_TRACE_LINUX, "trace" },
-        };
-        for (size_t i = 0; i < G_N_ELEMENTS(ids); i++)
-            if (ids[i].action == v->action)
-                return ids[i].id;
-        return "killed";
+    if (ev->verdict->filters_run) {
+        switch (ev->verdict->action) {
+        case SECCOMP_RET_ALLOW_LINUX:
+        case SECCOMP_RET_LOG_LINUX:
+            break; /* then the strict list, if strict mode is on too */
+        case SECCOMP_RET_ERRNO_LINUX:
+        case SECCOMP_RET_TRACE_LINUX:
+        case SECCOMP_RET_USER_NOTIF_LINUX:
+            return "errno";
+        case SECCOMP_RET_TRAP_LINUX:
+            return "trapped";
+        default:
+            return "killed";
+        }
     }
-    return v->allow ? "allowed" : "killed";
+    if (ev->mode == MODE_DISABLED)
+        return ev->verdict->filters_run ? "allowed" : "none";
+    return ev->verdict->allow ? "allowed" : "killed";
 }
 
 static void on_call(struct task *t, const struct trap_event *ev)
@@ -380,33 +404,16 @@ static void on_call(struct task *t, const struct trap_event *ev)
         j_str(&j, "verdict", verdict_id(ev));
         j_str(&j, "list", ev->verdict && ev->verdict->list ? ev->verdict->list->name : NULL);
         j_bool(&j, "cve_2009_0835", ev->verdict && ev->verdict->cve_2009_0835);
-        const struct verdict *v = ev->verdict;
-        if (v && v->filters_run) {
-            GString *action = g_string_new(NULL);
+        if (ev->verdict && ev->verdict->filters_run) {
+            const struct verdict *v = ev->verdict;
             j_key(&j, "filters");
             g_string_append_c(j.s, '[');
-            for (size_t i = 0; i < v->filters_run; i++) {
-                g_string_truncate(action, 0);
-                bpf_disasm_action(action, v->rets[i]);
-                g_string_append_printf(j.s, "%s{\"filter\": %zu, \"ret\": \"0x%08" PRIx32
-                                       "\", \"action\": ",
-                                       i ? ", " : "", filter_number(v, i), v->rets[i]);
-                trace_json_string(j.s, action->str);
-                g_string_append_c(j.s, '}');
-            }
+            for (size_t i = 0; i < v->filters_run; i++)
+                g_string_append_printf(j.s, "%s\"%#x\"", i ? ", " : "", v->rets[i]);
             g_string_append_c(j.s, ']');
-            j_key(&j, "filter_verdict");
-            g_string_append_printf(j.s, "{\"filter\": %zu, \"ret\": \"0x%08" PRIx32
-                                   "\", \"action\": ",
-                                   filter_number(v, v->winner), v->ret);
-            g_string_truncate(action, 0);
-            bpf_disasm_action(action, v->ret);
-            trace_json_string(j.s, action->str);
-            g_string_append_c(j.s, '}');
-            g_string_free(action, TRUE);
-        } else {
-            j_null(&j, "filters");
-            j_null(&j, "filter_verdict");
+            j_int(&j, "filter_winner", (int64_t)(v->filters_run - v->winner));
+            j_hex(&j, "filter_ret", v->ret);
+            j_str(&j, "filter_action", filter_action_id(v));
         }
         j_bool(&j, "returned", ev->returned);
         if (ev->returned)
@@ -425,7 +432,8 @@ static void on_call(struct task *t, const struct trap_event *ev)
         g_string_append_printf(s, "  [%s%s, %s]  %s", entries[ev->entry].text,
                                ev->entry == ENTRY_INT80 && code64 ? " from 64-bit code" : "",
                                mode_text(ev->mode), call->str);
-        bool killed = ev->verdict && !ev->verdict->allow && !ev->returned;
+        bool killed = ev->verdict && !ev->verdict->allow && !ev->returned &&
+                      strcmp(verdict_id(ev), "trapped") != 0;
         if (!killed)
             g_string_append_printf(s, " = %s", c.result ? c.result : "?");
         if (note)
@@ -449,13 +457,12 @@ static void print_mode(struct task *t, const struct mode_event *ev)
         [VIA_SECCOMP] = "via seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL)",
         [VIA_PROC] = "via a write to /proc/self/seccomp",
     };
-    static const char *const via_filter_text[] = {
-        [VIA_START] = "before the first instruction (--filter, --seccomp-profile)",
+    static const char *const filter_via_text[] = {
+        [VIA_START] = "before the first instruction",
         [VIA_PRCTL] = "via prctl(PR_SET_SECCOMP, 2)",
         [VIA_SECCOMP] = "via seccomp(SECCOMP_SET_MODE_FILTER)",
-        [VIA_PROC] = "via a write to /proc/self/seccomp",
+        [VIA_PROC] = "via /proc",
     };
-    (void)t;
     if (tr.json) {
         struct json j = j_begin("mode");
         j_str(&j, "from", mode_id(ev->from));
@@ -465,8 +472,11 @@ static void print_mode(struct task *t, const struct mode_event *ev)
         return;
     }
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "--- %s mode on %s ---", mode_id(ev->to),
-                           (ev->to == MODE_FILTER ? via_filter_text : via_text)[ev->via]);
+    if (ev->to == MODE_FILTER)
+        g_string_append_printf(s, "--- filter #%u attached %s (filter mode) ---",
+                               t->filters ? t->filters->len : 0, filter_via_text[ev->via]);
+    else
+        g_string_append_printf(s, "--- %s mode on %s ---", mode_id(ev->to), via_text[ev->via]);
     emit(s);
 }
 
@@ -567,7 +577,8 @@ static void on_signal(struct task *t, const struct signal_event *ev)
 
 /* --trace-bpf: one line per executed instruction, before the call's own
  * line (the filters run before the call); a header line when a filter
- * starts shows the seccomp_data it reads. */
+ * starts shows the seccomp_data it reads.  Filters are numbered from the
+ * oldest, 1 up, as the call's line numbers them. */
 static void on_bpf_step(void *ctx, size_t pc, const struct sock_filter_linux *insn, uint32_t a,
                         uint32_t x)
 {

@@ -7,6 +7,11 @@
 #include "sigtest.h"
 
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <stdlib.h>
 #include <sys/time.h>
 #include <time.h>
@@ -47,6 +52,23 @@ static void restart_tick(int sig)
         say("second tick: the read was restarted after the first\n");
         sys_exit(0);
     }
+}
+
+/* The first tick installs a filter that answers read with ERRNO 77: the
+ * restarted read is a new call to it (FILTER.md 5, issue 24). */
+static void filter_tick(int sig)
+{
+    (void)sig;
+    struct sock_filter p[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_read, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 77),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = { .len = 4, .filter = p };
+    ticks++;
+    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+        say("seccomp failed: %d\n", errno);
 }
 
 static int64_t now_ns(void)
@@ -233,6 +255,17 @@ int main(int argc, char **argv)
         ssize_t r = read(0, &c, 1);
         say("read returned %zd: not restarted\n", r);
         return 1;
+    }
+    CASE("read-restart-filter")
+    {
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        on_plain(SIGALRM, filter_tick, SA_RESTART);
+        set_timer(ITIMER_REAL, 100000, 0);
+        char c;
+        errno = 0;
+        ssize_t r = read(0, &c, 1);
+        say("read after %d tick(s): %zd errno %d\n", (int)ticks, r, errno);
+        return 0;
     }
     CASE("read-default")
     {

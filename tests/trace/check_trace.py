@@ -303,8 +303,7 @@ def case_sigpipe():
 EVENT_KEYS = {
     'start': {'event', 'program', 'abi', 'kernel', 'cpu', 'mode'},
     'syscall': {'event', 'pc', 'insn', 'entry', 'abi', 'code_bits', 'mode', 'nr', 'name', 'args', 'raw',
-                'call', 'verdict', 'list', 'cve_2009_0835', 'returned', 'result', 'errno', 'note',
-                'filters', 'filter_verdict'},
+                'call', 'verdict', 'list', 'cve_2009_0835', 'returned', 'result', 'errno', 'note'},
     'mode': {'event', 'from', 'to', 'via'},
     'signal': {'event', 'what', 'signal', 'signo', 'si_code', 'si_addr', 'pc', 'insn'},
     'exit': {'event', 'how', 'code'},

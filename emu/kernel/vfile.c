@@ -1,0 +1,160 @@
+#include "emu/kernel/vfile.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "abi/linux.h"
+#include "abi/signal_linux.h"
+#include "emu/task.h"
+
+int vfile_lookup(const char *path)
+{
+    if (!strcmp(path, "/dev/null"))
+        return VFILE_NULL;
+    if (!strcmp(path, "/dev/zero"))
+        return VFILE_ZERO;
+    if (!strcmp(path, "/dev/urandom"))
+        return VFILE_URANDOM;
+    char own[64];
+    g_snprintf(own, sizeof(own), "/proc/%d/status", (int)getpid());
+    if (!strcmp(path, "/proc/self/status") || !strcmp(path, "/proc/thread-self/status") ||
+        !strcmp(path, own))
+        return VFILE_PROC_STATUS;
+    return -1;
+}
+
+int64_t vfile_open(struct task *t, int id, int flags)
+{
+    /* The status file is mode 0444: opening it for writing takes root's
+     * DAC override, as natively (and a write then fails). */
+    if (id == VFILE_PROC_STATUS && (flags & O_ACCMODE_LINUX) != O_RDONLY_LINUX &&
+        geteuid() != 0)
+        return -EACCES_LINUX;
+    int fd = fdtable_alloc(&t->fds);
+    if (fd < 0)
+        return fd;
+    t->fds.fd[fd] = (struct gfd){ .kind = GFD_VIRTUAL, .vfile = id,
+                                  .cloexec = (flags & O_CLOEXEC_LINUX) != 0 };
+    return fd;
+}
+
+/* Fill the guest's buffer piece by piece; bytes done, or -EFAULT. */
+static int64_t fill(struct task *t, uint64_t buf, uint64_t count, bool random)
+{
+    if (count > 0x7ffff000)
+        count = 0x7ffff000; /* MAX_RW_COUNT */
+    if (count == 0)
+        return 0;
+    struct iovec iov[64];
+    uint64_t covered;
+    int n = mm_iovecs(&t->mm, buf, count, PROT_WRITE_LINUX, iov, 64, &covered);
+    if (n == 0)
+        return -EFAULT_LINUX;
+    for (int i = 0; i < n; i++) {
+        uint8_t *p = iov[i].iov_base;
+        if (!random) {
+            memset(p, 0, iov[i].iov_len);
+            continue;
+        }
+        for (size_t left = iov[i].iov_len; left;) {
+            size_t k = MIN(left, 256); /* getentropy's limit */
+            if (getentropy(p, k) != 0)
+                return -EIO_LINUX;
+            p += k;
+            left -= k;
+        }
+    }
+    mm_written(&t->mm, buf, covered);
+    return (int64_t)covered;
+}
+
+static void sigset_line(GString *s, const char *name, uint64_t set)
+{
+    g_string_append_printf(s, "%s:\t%016" G_GINT64_MODIFIER "x\n", name, set);
+}
+
+char *vfile_proc_status(const struct task *t)
+{
+    GString *s = g_string_new(NULL);
+    g_autofree char *base = g_path_get_basename(t->exe_path ? t->exe_path : "guest");
+    char comm[16];
+    g_strlcpy(comm, base, sizeof(comm)); /* TASK_COMM_LEN */
+    int pid = (int)getpid();
+    /* Umask is left out: the guest has no umask of its own here. */
+    g_string_append_printf(s, "Name:\t%s\nState:\tR (running)\n", comm);
+    g_string_append_printf(s, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", pid,
+                           pid, (int)getppid());
+    g_string_append_printf(s, "Uid:\t%u\t%u\t%u\t%u\n", (unsigned)getuid(),
+                           (unsigned)geteuid(), (unsigned)geteuid(), (unsigned)geteuid());
+    g_string_append_printf(s, "Gid:\t%u\t%u\t%u\t%u\n", (unsigned)getgid(),
+                           (unsigned)getegid(), (unsigned)getegid(), (unsigned)getegid());
+    g_string_append_printf(s, "Threads:\t1\n");
+    uint64_t ignored = 0, caught = 0;
+    for (int sig = 1; sig <= NSIG_LINUX_ALL; sig++) {
+        uint64_t h = t->sig.action[sig].handler;
+        if (h == SIG_IGN_LINUX)
+            ignored |= 1ull << (sig - 1);
+        else if (h != SIG_DFL_LINUX)
+            caught |= 1ull << (sig - 1);
+    }
+    sigset_line(s, "SigPnd", t->sig.pending[0]);
+    sigset_line(s, "ShdPnd", t->sig.pending[1]);
+    sigset_line(s, "SigBlk", t->sig.blocked);
+    sigset_line(s, "SigIgn", ignored);
+    sigset_line(s, "SigCgt", caught);
+    int mode = t->mode == MODE_DEAD ? MODE_FILTER : t->mode;
+    g_string_append_printf(s, "NoNewPrivs:\t%d\nSeccomp:\t%d\nSeccomp_filters:\t%u\n",
+                           t->no_new_privs ? 1 : 0, mode, t->filters ? t->filters->len : 0);
+    return g_string_free(s, FALSE);
+}
+
+int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
+{
+    switch (g->vfile) {
+    case VFILE_NULL:
+        return 0;
+    case VFILE_ZERO:
+        return fill(t, buf, count, false);
+    case VFILE_URANDOM:
+        return fill(t, buf, count, true);
+    default: {
+        g_autofree char *text = vfile_proc_status(t);
+        size_t len = strlen(text);
+        if (g->pos >= len)
+            return 0;
+        uint64_t n = MIN(count, len - g->pos);
+        if (!mm_write(&t->mm, buf, text + g->pos, n))
+            return -EFAULT_LINUX;
+        g->pos += n;
+        return (int64_t)n;
+    }
+    }
+}
+
+int64_t vfile_write(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
+{
+    (void)t, (void)buf;
+    if (g->vfile == VFILE_PROC_STATUS)
+        return -EINVAL_LINUX; /* a proc file without a write method */
+    /* The devices take everything (urandom mixes it in). */
+    return (int64_t)MIN(count, 0x7ffff000);
+}
+
+void vfile_stat(const struct gfd *g, uint32_t *mode, uint64_t *rdev_major,
+                uint64_t *rdev_minor)
+{
+    static const unsigned minor[] = { [VFILE_NULL] = 3, [VFILE_ZERO] = 5, [VFILE_URANDOM] = 9 };
+    if (g->vfile == VFILE_PROC_STATUS) {
+        *mode = S_IFREG_LINUX | 0444;
+        *rdev_major = *rdev_minor = 0;
+        return;
+    }
+    *mode = S_IFCHR_LINUX | 0666;
+    *rdev_major = 1;
+    *rdev_minor = minor[g->vfile];
+}

@@ -1,0 +1,31 @@
+/* The few files a guest may open, all emulated and read-only in what they
+ * reveal: its own /proc/self/status (seccomp mode, filter count,
+ * no_new_privs, signal masks) and the devices /dev/null, /dev/zero and
+ * /dev/urandom.  Nothing of the host's file system is opened. */
+#ifndef EMU_KERNEL_VFILE_H
+#define EMU_KERNEL_VFILE_H
+
+#include <stdint.h>
+
+#include "emu/fdtable.h"
+
+struct task;
+struct kstat;
+
+enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS };
+
+/* The emulated file at `path`, or -1. */
+int vfile_lookup(const char *path);
+/* Open it with Linux open flags: a guest descriptor or a negative errno. */
+int64_t vfile_open(struct task *t, int id, int flags);
+int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count);
+int64_t vfile_write(struct task *t, struct gfd *g, uint64_t buf, uint64_t count);
+/* What fstat shows: type, mode and device numbers. */
+void vfile_stat(const struct gfd *g, uint32_t *mode, uint64_t *rdev_major,
+                uint64_t *rdev_minor);
+
+/* /proc/self/status as the kernel prints it, for the fields the
+ * emulator knows; returns a new string. */
+char *vfile_proc_status(const struct task *t);
+
+#endif
