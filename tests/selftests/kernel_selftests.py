@@ -47,7 +47,6 @@ IN_SCOPE = [
 # agree is reported too (take it out of this list).
 KNOWN = {
     'kcmp': 'kcmp(2) is not emulated: the test skips itself',
-    'KILL_one_arg_six': 'open("/dev/zero") fails: the virtual devices are not emulated yet',
 }
 PACKAGES = ['linux-source-6.1', 'linux-source-6.12']
 NEEDED = ['tools/testing/selftests/seccomp/seccomp_bpf.c',
