@@ -134,6 +134,59 @@ def main():
         else:
             print('ok: i386 errno_getpid (expected, not native)')
 
+    # seccomp-emu-bpf: the listing, a run, and its own bad input.
+    if 'errno_getpid' in files:
+        bpf = files['errno_getpid'][1]
+        rc, out, err = run([a.bpf_tool, bpf])
+        lines = out.splitlines()
+        if rc != 0 or not lines or lines[0] != ' 0000: 0x20 0x00 0x00 0x00000004  ld [arch]' \
+                or ' 0x00050026  ret ERRNO(38)' not in out or not lines[-1].endswith('ret KILL_THREAD'):
+            fail('seccomp-emu-bpf listing: status %d:\n%s' % (rc, out))
+        else:
+            print('ok: seccomp-emu-bpf lists %d instructions' % len(lines))
+        rc, out, err = run([a.bpf_tool, bpf, '--run=getpid'])
+        if rc != 0 or not out.rstrip().endswith('returns 0x00050026: ERRNO(38)') or ' ld [nr]' not in out:
+            fail('seccomp-emu-bpf --run=getpid: status %d:\n%s' % (rc, out))
+        else:
+            print('ok: seccomp-emu-bpf --run=getpid: ERRNO(38) after %d instructions'
+                  % (len(out.splitlines()) - 2))
+        rc, out, err = run([a.bpf_tool, bpf, '--run=getpid', '--arch=0x40000003'])
+        if rc != 0 or not out.rstrip().endswith('KILL_THREAD'):
+            fail('seccomp-emu-bpf --arch=I386 on an x86_64-only filter: %d %s' % (rc, out))
+        else:
+            print('ok: seccomp-emu-bpf: an arch the profile lacks meets KILL_THREAD')
+        for args in (['--run=no_such_call'], ['--run=getpid', '--arg=zz'], ['--arg=1']):
+            rc, out, err = run([a.bpf_tool, bpf] + args)
+            if rc != 2 or out or len(err.splitlines()) != 1:
+                fail('seccomp-emu-bpf %s: status %d, stderr %r' % (args, rc, err))
+            else:
+                print('ok: seccomp-emu-bpf %s: %s' % (' '.join(args), err.strip()))
+
+    # --trace-bpf: the executed instructions of each filter run, text and JSON.
+    if 'errno_getpid' in files:
+        rc, out, err = run([a.emu, '--trace-bpf', '--filter=' + files['errno_getpid'][1],
+                            a.probe64])
+        lines = err.splitlines()
+        idx = [i for i, l in enumerate(lines) if 'getpid()' in l]
+        before = lines[max(0, idx[0] - 8):idx[0]] if idx else []
+        if rc != 0 or not idx or not any('bpf #1 0000: ld [arch]' in l for l in before) \
+                or not any('ret ERRNO(38)' in l for l in before):
+            fail('--trace-bpf: status %d, the lines before getpid: %r' % (rc, before))
+        else:
+            print('ok: --trace-bpf shows the filter reaching ret ERRNO(38) before getpid')
+        rc, out, err = run([a.emu, '--trace-bpf', '--trace-format=json',
+                            '--filter=' + files['errno_getpid'][1], a.probe64])
+        events = [json.loads(l) for l in err.splitlines() if l.startswith('{')]
+        bpf = [e for e in events if e['event'] == 'bpf']
+        heads = [e for e in events if e['event'] == 'bpf_filter']
+        keys = {'event', 'filter', 'pc', 'insn', 'code', 'jt', 'jf', 'k', 'a', 'x'}
+        if rc != 0 or not bpf or any(set(e) != keys for e in bpf) or not heads \
+                or not any(e['insn'] == 'ret ERRNO(38)' for e in bpf) \
+                or set(heads[0]) != {'event', 'filter', 'nr', 'arch', 'ip', 'args'}:
+            fail('--trace-bpf JSON: status %d, %d bpf events, first %r' % (rc, len(bpf), bpf[:1]))
+        else:
+            print('ok: --trace-bpf JSON: %d bpf events, %d filter runs' % (len(bpf), len(heads)))
+
     bad = {}
     def put(name, data):
         path = os.path.join(tmp, name)
