@@ -81,8 +81,10 @@ def fail(msg):
 
 
 def run(cmd):
+    # The environment passes through: a sanitizer build's options must reach
+    # seccomp-emu (its guest starts with an empty environment anyway).
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                       timeout=60, env={})
+                       timeout=60)
     return p.returncode, p.stdout.decode(errors='replace'), p.stderr.decode(errors='replace')
 
 
