@@ -200,6 +200,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         uint16_t c = prog[i].code;
         if (!(b[1] & 0x20) && (c == 0x60 || c == 0x61 || c == 0x02 || c == 0x03))
             prog[i].k %= 16;
+        /* Edge values, where off-by-one rules differ: shift counts 31 and
+         * 32, the sign bit, all ones. */
+        static const uint32_t edges[] = { 0, 1, 31, 32, 33, 63, 0x7fffffff, 0x80000000,
+                                          0xfffffffe, 0xffffffff };
+        if (!(b[1] & 0x20) && (b[1] & 0x10) && c != 0x20)
+            prog[i].k = edges[b[4] % G_N_ELEMENTS(edges)];
     }
 
     GString *text = g_string_new(NULL);
