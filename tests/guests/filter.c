@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -39,8 +40,10 @@
 
 #if defined(__x86_64__)
 #define REG_AX_ REG_RAX
+#define REG_IP_ REG_RIP
 #else
 #define REG_AX_ REG_EAX
+#define REG_IP_ REG_EIP
 #endif
 
 /* raw_call(nr, a): the guest's native entry with six arguments from a[];
@@ -72,7 +75,19 @@ __asm__(".text\n"
         " mov 20(%esp), %eax\n"
         " int $0x80\n"
         ".globl raw_after\nraw_after:\n"
+        " pop %ebx\n pop %esi\n pop %edi\n pop %ebp\n ret\n"
+        /* The same through the vDSO's __kernel_vsyscall (sysenter or the
+         * 32-bit syscall): the filter sees the landing pad as ip. */
+        ".globl raw_vsys\nraw_vsys:\n"
+        " push %ebp\n push %edi\n push %esi\n push %ebx\n"
+        " mov 24(%esp), %eax\n"
+        " mov 0(%eax), %ebx\n mov 4(%eax), %ecx\n mov 8(%eax), %edx\n"
+        " mov 12(%eax), %esi\n mov 16(%eax), %edi\n mov 20(%eax), %ebp\n"
+        " mov 20(%esp), %eax\n"
+        " call *vsys_entry\n"
         " pop %ebx\n pop %esi\n pop %edi\n pop %ebp\n ret\n");
+long raw_vsys(long nr, const long a[6]);
+void *vsys_entry;
 #endif
 long raw_call(long nr, const long a[6]);
 extern char raw_after[];
@@ -325,7 +340,7 @@ static void die_by(long nr, uint32_t value, uint32_t older)
 /* The last SIGSYS the handler saw. */
 static volatile struct {
     int count, signo, code, errno_;
-    long call_addr_off, ax;
+    long call_addr_off, ax, ip_off;
     int syscall_;
     unsigned arch;
 } seen;
@@ -341,6 +356,7 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc_)
     seen.syscall_ = info->si_syscall;
     seen.arch = info->si_arch;
     seen.ax = (long)uc->uc_mcontext.gregs[REG_AX_];
+    seen.ip_off = (long)((char *)(uintptr_t)uc->uc_mcontext.gregs[REG_IP_] - raw_after);
     /* The handler's ax is the call's result: the TRAP's data. */
     uc->uc_mcontext.gregs[REG_AX_] = info->si_errno;
 }
@@ -359,9 +375,9 @@ static void case_trap(void)
     long r = call0(SYS_getpid);
     printf("getpid under TRAP|0x1234: %ld\n", r);
     printf("handler ran %d: sig %d code %d errno %#x call_addr-raw_after %ld syscall %d "
-           "arch %#x ax in handler %ld\n",
+           "arch %#x ax in handler %ld ip-raw_after %ld\n",
            seen.count, seen.signo, seen.code, seen.errno_, seen.call_addr_off, seen.syscall_,
-           seen.arch, seen.ax);
+           seen.arch, seen.ax, seen.ip_off);
     /* TRAP|0: the result is the number the handler found in ax. */
     install_for(SYS_getppid, SECCOMP_RET_TRAP);
     printf("getppid under TRAP|0: %ld\n", call0(SYS_getppid));
@@ -546,6 +562,16 @@ int main(int argc, char **argv)
         install_dump();
         dump(raw_call, SYS_getpid, raw_after);
     }
+#if defined(__i386__)
+    else if (!strcmp(c, "data_vsyscall")) {
+        /* ip-after is the landing pad's offset in __kernel_vsyscall */
+        vsys_entry = (void *)getauxval(AT_SYSINFO);
+        handle_sigsys();
+        nnp();
+        install_dump();
+        dump(raw_vsys, SYS_getpid, vsys_entry);
+    }
+#endif
 #if defined(__x86_64__)
     else if (!strcmp(c, "data_x32")) {
         handle_sigsys();
@@ -562,6 +588,13 @@ int main(int argc, char **argv)
         install_for(SYS_getppid, SECCOMP_RET_ERRNO | 9);
         printf("rax 0x1_00000027 is getpid: %d\n", call0(0x100000000L | SYS_getpid) == getpid());
         printf("rax 0x1_0000006e is getppid: %ld\n", call0(0x100000000L | SYS_getppid));
+    } else if (!strcmp(c, "trap_rax_hi")) {
+        /* The handler's ax is the entry's orig_ax: all 64 bits of rax. */
+        handle_sigsys();
+        nnp();
+        install_for(SYS_getpid, SECCOMP_RET_TRAP | 3);
+        long r = call0(0x100000000L | SYS_getpid);
+        printf("result %ld, ax in handler %#lx, syscall %d\n", r, seen.ax, seen.syscall_);
     } else if (!strcmp(c, "data_int80")) {
         handle_sigsys();
         nnp();

@@ -223,6 +223,56 @@ static void proc_write_and_read(void **state)
     assert_memory_equal(out, "1\n\0", 3);
 }
 
+/* FILTER.md 4: lowest action as signed, newest (first) on ties, unknown
+ * actions ranked by value and acting as KILL_PROCESS. */
+static void filter_ranking(void **state)
+{
+    (void)state;
+    const uint32_t errnos[] = { SECCOMP_RET_ERRNO_LINUX | 12, SECCOMP_RET_ERRNO_LINUX | 13,
+                                SECCOMP_RET_ERRNO_LINUX | 11 };
+    assert_int_equal(seccomp_rank(errnos, 3), 0);
+    const uint32_t trace_errno[] = { SECCOMP_RET_ERRNO_LINUX | 7, SECCOMP_RET_TRACE_LINUX | 5 };
+    assert_int_equal(seccomp_rank(trace_errno, 2), 0);
+    const uint32_t kill[] = { SECCOMP_RET_ALLOW_LINUX, SECCOMP_RET_KILL_THREAD_LINUX,
+                              SECCOMP_RET_KILL_PROCESS_LINUX, SECCOMP_RET_TRAP_LINUX };
+    assert_int_equal(seccomp_rank(kill, 4), 2);
+    const uint32_t unknown[] = { SECCOMP_RET_ERRNO_LINUX, 0x40000 };
+    assert_int_equal(seccomp_rank(unknown, 2), 1);
+    assert_int_equal(seccomp_action_of(0x40000), SECCOMP_RET_KILL_PROCESS_LINUX);
+    const uint32_t above_log[] = { SECCOMP_RET_LOG_LINUX, 0x7ffe0000 };
+    assert_int_equal(seccomp_rank(above_log, 2), 0);
+    assert_int_equal(seccomp_action_of(SECCOMP_RET_ERRNO_LINUX | 0xffff),
+                     SECCOMP_RET_ERRNO_LINUX);
+}
+
+/* The launcher's path: the checker, then the path limit in eBPF
+ * instructions (3 x 4096 RET after a 1-instruction filter). */
+static void install_filter_limits(void **state)
+{
+    (void)state;
+    struct task *t = new_task(true, PROFILE_LINUX);
+    static struct sock_filter_linux rets[4096];
+    for (size_t i = 0; i < 4096; i++)
+        rets[i] = (struct sock_filter_linux){ .code = 0x06, .k = SECCOMP_RET_ALLOW_LINUX };
+    struct sock_filter_linux bad = { .code = 0x94, .k = 3 }; /* MOD */
+    assert_int_equal(seccomp_install_filter(t, &bad, 1, 0), -EINVAL_LINUX);
+    assert_int_equal(seccomp_install_filter(t, rets, 1, 0x40), -EINVAL_LINUX);
+    assert_int_equal(seccomp_install_filter(t, rets, 1, 0), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(seccomp_install_filter(t, rets, 4096, 0), 0);
+    assert_int_equal(seccomp_install_filter(t, rets, 4096, 0), -ENOMEM_LINUX);
+    assert_int_equal(t->mode, MODE_FILTER);
+    assert_int_equal(t->filters->len, 4);
+    struct seccomp_data_linux sd = { .nr = 39, .arch = AUDIT_ARCH_X86_64_LINUX };
+    struct verdict v = seccomp_check(t, ENTRY_SYSCALL64, &sd);
+    assert_true(v.allow);
+    assert_int_equal(v.filters_run, 4);
+    g_ptr_array_unref(t->filters);
+    g_array_unref(t->filter_rets);
+    t->filters = NULL;
+    t->filter_rets = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +283,8 @@ int main(void)
         cmocka_unit_test(proc_parse_seed_rules),
         cmocka_unit_test(proc_render_has_nul),
         cmocka_unit_test(proc_write_and_read),
+        cmocka_unit_test(filter_ranking),
+        cmocka_unit_test(install_filter_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
