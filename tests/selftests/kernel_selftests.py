@@ -123,44 +123,61 @@ def main():
               % ' or '.join(PACKAGES))
         return 77
     os.makedirs(a.work, exist_ok=True)
-    exe = os.path.join(a.work, 'kst_one')
     seldir = os.path.join(a.cache, 'src', 'tools/testing/selftests')
-    r = subprocess.run([a.cc, '-O1', '-static', '-w', '-I', os.path.join(seldir, 'seccomp'),
-                        '-I', seldir, '-o', exe, a.runner, '-lcap', '-lpthread'],
-                       capture_output=True)
-    if r.returncode != 0:
-        print('FAIL: cannot build the selftests (libcap-dev, static glibc?):\n' +
-              r.stderr.decode(errors='replace')[-2000:])
-        return 1
-    listed = subprocess.run([exe, '--list'], capture_output=True, text=True).stdout.split('\n')
-    tests = [line.split()[0] for line in listed if line.strip()]
+    here = os.path.dirname(os.path.abspath(a.runner))
+    builds = {}
+    for abi, flags, libs in (('x86_64', ['-m64'], ['-lcap']),
+                             ('i386', ['-m32'], [os.path.join(here, 'cap_standin.c')])):
+        exe = os.path.join(a.work, 'kst_one-' + abi)
+        r = subprocess.run([a.cc] + flags + ['-O1', '-static', '-w', '-I',
+                            os.path.join(seldir, 'seccomp'), '-I', seldir, '-o', exe, a.runner]
+                           + libs + ['-lpthread'], capture_output=True)
+        if r.returncode != 0:
+            print('FAIL: cannot build the %s selftests (libcap-dev, static glibc?):\n%s'
+                  % (abi, r.stderr.decode(errors='replace')[-2000:]))
+            return 1
+        builds[abi] = exe
     rows = []
     counts = {'agree': 0, 'differ': 0, 'known': 0, 'native-fails': 0}
     out_counts = {'agree': 0, 'differ': 0, 'known': 0, 'native-fails': 0}
-    for name in tests:
-        n_rc, n_out, _ = run([exe, name], 60)
-        e_rc, e_out, e_t = run([a.emu, '-q', exe, name], 120)
-        expect = n_out.split('\n', 1)[0].replace('expect: ', '')
-        native_pass = outcome(n_rc) == expect
-        if not native_pass:
-            verdict = 'native-fails'
-        elif outcome(e_rc) == outcome(n_rc):
-            verdict = 'agree'
-        elif name in KNOWN:
-            verdict = 'known'
-        else:
-            verdict = 'differ'
-        if name in KNOWN and verdict == 'agree':
-            print('NOTE: %s agrees now: take it out of KNOWN' % name)
-        scope = name in IN_SCOPE
-        (counts if scope else out_counts)[verdict] += 1
-        rows.append((name, scope, outcome(n_rc), outcome(e_rc), verdict))
-        print('%-6s %-48s native %-10s emulated %-10s %s' %
-              ('' if scope else '(out)', name, outcome(n_rc), outcome(e_rc), verdict))
+    not_run = []
+    tests = []
+    for abi, exe in builds.items():
+        listing = subprocess.run([exe, '--list'], capture_output=True, text=True)
+        if listing.returncode != 0:
+            # The host cannot run this ABI natively: nothing can judge it here.
+            not_run.append(abi)
+            print('not run: the %s tests (this host cannot run %s programs)' % (abi, abi))
+            continue
+        names = [line.split()[0] for line in listing.stdout.split('\n') if line.strip()]
+        tests = tests or names
+        for name in names:
+            n_rc, n_out, _ = run([exe, name], 60)
+            e_rc, e_out, e_t = run([a.emu, '-q', exe, name], 120)
+            expect = n_out.split('\n', 1)[0].replace('expect: ', '')
+            native_pass = outcome(n_rc) == expect
+            if not native_pass:
+                verdict = 'native-fails'
+            elif outcome(e_rc) == outcome(n_rc):
+                verdict = 'agree'
+            elif name in KNOWN:
+                verdict = 'known'
+            else:
+                verdict = 'differ'
+            if name in KNOWN and verdict == 'agree':
+                print('NOTE: %s (%s) agrees now: take it out of KNOWN' % (name, abi))
+            scope = name in IN_SCOPE
+            (counts if scope else out_counts)[verdict] += 1
+            rows.append((name, abi, scope, outcome(n_rc), outcome(e_rc), verdict))
+            print('%-6s %-6s %-48s native %-10s emulated %-10s %s' %
+                  ('' if scope else '(out)', abi, name, outcome(n_rc), outcome(e_rc), verdict))
     missing = [t for t in IN_SCOPE if t not in tests]
-    summary = ('in scope: %d tests, %d agree with the kernel, %d differ (%d of them known: %s), '
+    abis = [x for x in builds if x not in not_run]
+    summary = ('ABIs run: %s%s.  ' % (', '.join(abis), ' (not run: %s, no native judge)'
+                                       % ', '.join(not_run) if not_run else '')
+               + 'in scope: %d tests per ABI, %d runs agree with the kernel, %d differ (%d of them known: %s), '
                '%d fail natively (no judge), %d not in this version; out of scope (fork, '
-               'threads, ptrace, user notification): %d tests, %d agree anyway, %d differ, '
+               'threads, ptrace, user notification): %d runs, %d agree anyway, %d differ, '
                '%d fail natively'
                % (len(IN_SCOPE) - len(missing), counts['agree'], counts['differ'] + counts['known'],
                   counts['known'], '; '.join('%s: %s' % kv for kv in KNOWN.items()),
@@ -172,9 +189,11 @@ def main():
             f.write('# seccomp_bpf.c selftests under seccomp-emu (generated)\n\n')
             f.write('Sources: Debian package %s; judge: a native run on %s.\n\n'
                     % (version, os.uname().release))
-            f.write(summary + '\n\n| test | scope | native | seccomp-emu | result |\n|---|---|---|---|---|\n')
-            for name, scope, n, e, v in rows:
-                f.write('| %s | %s | %s | %s | %s |\n' % (name, 'in' if scope else 'out', n, e, v))
+            f.write(summary + '\n\n| test | ABI | scope | native | seccomp-emu | result |\n'
+                    '|---|---|---|---|---|---|\n')
+            for name, abi, scope, n, e, v in rows:
+                f.write('| %s | %s | %s | %s | %s | %s |\n' % (name, abi, 'in' if scope else 'out',
+                                                           n, e, v))
     if missing:
         print('FAIL: in-scope tests missing from this version: ' + ', '.join(missing))
     return 1 if counts['differ'] or counts['native-fails'] or missing else 0
