@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh TARGET SECONDS: run one libFuzzer harness (tests/fuzz) for
 # SECONDS, starting from its kept corpus.  TARGET: elf, proc_seccomp,
-# guest_code, raw, fdmap, bpf, or all.  Builds build-fuzz/ (clang, ASan+UBSan) first.
+# guest_code, raw, fdmap, bpf, bpf_model, or all.  Builds build-fuzz/ (clang, ASan+UBSan) first.
 # New corpus entries go to build-fuzz/corpus/TARGET; a crashing input is
 # written to tests/fuzz/corpus/TARGET/crash-* (keep it: it is a regression
 # test from then on) and the script fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ne 2 ]; then
-    echo "usage: scripts/fuzz.sh elf|proc_seccomp|guest_code|raw|fdmap|bpf|all SECONDS" >&2
+    echo "usage: scripts/fuzz.sh elf|proc_seccomp|guest_code|raw|fdmap|bpf|bpf_model|all SECONDS" >&2
     exit 2
 fi
 target=$1 secs=$2
@@ -19,7 +19,7 @@ if [ ! -f build-fuzz/build.ninja ]; then
 fi
 meson compile -C build-fuzz >/dev/null
 targets=$target
-[ "$target" = all ] && targets="elf proc_seccomp guest_code raw fdmap bpf"
+[ "$target" = all ] && targets="elf proc_seccomp guest_code raw fdmap bpf bpf_model"
 status=0
 for t in $targets; do
     bin=build-fuzz/tests/fuzz/fuzz_$t

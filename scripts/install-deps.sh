@@ -2,8 +2,9 @@
 # Installs what seccomp-emu needs to build and test, on a fresh machine.
 # Debian: apt (Unicorn >= 2.1 comes from a pinned trixie source on bookworm,
 # because bookworm's 2.0.1 takes the slow store path: SPEC section 7).
-# libseccomp-dev: the self-sandbox; clang + libclang-rt-dev: the libFuzzer
-# harnesses (scripts/fuzz.sh, CI smoke runs).
+# libseccomp-dev: the self-sandbox and --seccomp-profile (with libjansson-dev);
+# libcap-dev, xz-utils: the kernel's seccomp selftests (tests/selftests);
+# clang + libclang-rt-dev: the libFuzzer harnesses (scripts/fuzz.sh, CI smoke runs).
 # macOS: prints the Homebrew line instead of guessing.
 set -euo pipefail
 
@@ -22,8 +23,8 @@ SUDO=
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in meson ninja-build pkg-config gcc gcc-multilib libglib2.0-dev libcapstone-dev \
-         libcmocka-dev python3 qemu-user libseccomp-dev clang libclang-rt-dev strace binutils \
-         groff-base; do
+         libcmocka-dev python3 qemu-user libseccomp-dev libjansson-dev libcap-dev xz-utils clang \
+         libclang-rt-dev strace binutils groff-base; do
     have "$p" || need+=("$p")
 done
 

@@ -15,15 +15,16 @@
 #include <capstone/capstone.h>
 
 #include "abi/linux.h"
+#include "emu/bpf/bpf_disasm.h"
 #include "emu/engine/cpu.h"
+#include "emu/entry/trap.h"
 #include "emu/kernel/observe.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
 #include "emu/trace/trace_format.h"
-#include "emu/entry/trap.h"
 
 
-static gboolean opt_trace;
+static gboolean opt_trace, opt_trace_bpf;
 static char *opt_trace_file; /* NULL or "-": stderr */
 static char *opt_trace_format;
 
@@ -79,6 +80,9 @@ GOptionGroup *trace_option_group(void)
           (void *)parse_trace, NULL, "FILE" },
         { "trace-format", 0, 0, G_OPTION_ARG_STRING, &opt_trace_format,
           "text (default: strace-like lines) or json (JSON Lines)", "F" },
+        { "trace-bpf", 0, 0, G_OPTION_ARG_NONE, &opt_trace_bpf,
+          "Also trace every BPF instruction each seccomp filter executes (implies --trace)",
+          NULL },
         { NULL },
     };
     GOptionGroup *g = g_option_group_new("trace", "Tracing:", "Show tracing options", NULL, NULL);
@@ -92,6 +96,7 @@ GOptionGroup *trace_option_group(void)
 static void detach(void)
 {
     trap_observer = NULL;
+    seccomp_bpf_step = NULL;
     mode_observer = NULL;
     signal_observer = NULL;
     end_observer = NULL;
@@ -570,6 +575,63 @@ static void on_signal(struct task *t, const struct signal_event *ev)
     emit(s);
 }
 
+/* --trace-bpf: one line per executed instruction, before the call's own
+ * line (the filters run before the call); a header line when a filter
+ * starts shows the seccomp_data it reads.  Filters are numbered from the
+ * oldest, 1 up, as the call's line numbers them. */
+static void on_bpf_step(void *ctx, size_t pc, const struct sock_filter_linux *insn, uint32_t a,
+                        uint32_t x)
+{
+    const struct filter_step *step = ctx;
+    size_t number = step->filter + 1;
+    const struct seccomp_data_linux *d = step->data;
+    if (pc == 0) {
+        if (tr.json) {
+            struct json j = j_begin("bpf_filter");
+            j_int(&j, "filter", (int64_t)number);
+            j_int(&j, "nr", d->nr);
+            j_hex(&j, "arch", d->arch);
+            j_hex(&j, "ip", d->instruction_pointer);
+            j_key(&j, "args");
+            g_string_append_c(j.s, '[');
+            for (int i = 0; i < 6; i++)
+                g_string_append_printf(j.s, "%s\"0x%" PRIx64 "\"", i ? ", " : "", d->args[i]);
+            g_string_append_c(j.s, ']');
+            j_end(&j);
+        } else {
+            GString *s = g_string_new(NULL);
+            g_string_append_printf(s, "--- filter #%zu runs: nr=%" PRId32 " arch=%#" PRIx32
+                                      " ip=%#" PRIx64 " args=[",
+                                   number, d->nr, d->arch, d->instruction_pointer);
+            for (int i = 0; i < 6; i++)
+                g_string_append_printf(s, "%s%#" PRIx64, i ? ", " : "", d->args[i]);
+            g_string_append(s, "] ---");
+            emit(s);
+        }
+    }
+    GString *text = g_string_new(NULL);
+    bpf_disasm_insn(text, insn, pc);
+    if (tr.json) {
+        struct json j = j_begin("bpf");
+        j_int(&j, "filter", (int64_t)number);
+        j_int(&j, "pc", (int64_t)pc);
+        j_str(&j, "insn", text->str);
+        j_hex(&j, "code", insn->code);
+        j_int(&j, "jt", insn->jt);
+        j_int(&j, "jf", insn->jf);
+        j_hex(&j, "k", insn->k);
+        j_hex(&j, "a", a);
+        j_hex(&j, "x", x);
+        j_end(&j);
+    } else {
+        GString *s = g_string_new(NULL);
+        g_string_append_printf(s, "    bpf #%zu %04zu: %-32s A=%#" PRIx32 " X=%#" PRIx32, number,
+                               pc, text->str, a, x);
+        emit(s);
+    }
+    g_string_free(text, TRUE);
+}
+
 static void on_end(struct task *t)
 {
     flush_mode(t);
@@ -599,6 +661,8 @@ static void on_end(struct task *t)
 
 err_t trace_setup(struct task *t)
 {
+    if (opt_trace_bpf)
+        opt_trace = TRUE;
     if (!opt_trace)
         return OK;
     tr.json = opt_trace_format && !strcmp(opt_trace_format, "json");
@@ -615,6 +679,8 @@ err_t trace_setup(struct task *t)
         cs_open(CS_ARCH_X86, CS_MODE_64, &tr.cs64) != CS_ERR_OK)
         return err_new("--trace: Capstone cannot open an x86 disassembler");
     trap_observer = on_call;
+    if (opt_trace_bpf)
+        seccomp_bpf_step = on_bpf_step;
     mode_observer = on_mode;
     signal_observer = on_signal;
     end_observer = on_end;
