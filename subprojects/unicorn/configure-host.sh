@@ -16,8 +16,13 @@ if ! sh "$src/qemu/configure" --cc="$cc" --extra-cflags="$cflags" --extra-ldflag
     tail -n 5 configure.out >&2
     exit 1
 fi
-sh "$src/qemu/scripts/create_config" <config-host.mak >config-host.h.tmp
-mv config-host.h.tmp config-host.h
-sh "$src/qemu/scripts/create_config" <x86_64-softmmu/config-target.mak >x86_64-softmmu/config-target.h.tmp
-mv x86_64-softmmu/config-target.h.tmp x86_64-softmmu/config-target.h
+# A header is replaced only when it changes: Meson re-runs this at every
+# reconfigure, and a new timestamp on config-host.h would recompile all of
+# Unicorn each time.
+make_header() {  # make_header MAK HEADER
+    sh "$src/qemu/scripts/create_config" <"$1" >"$2.tmp"
+    if cmp -s "$2.tmp" "$2"; then rm -f "$2.tmp"; else mv "$2.tmp" "$2"; fi
+}
+make_header config-host.mak config-host.h
+make_header x86_64-softmmu/config-target.mak x86_64-softmmu/config-target.h
 sed -n 's/^ARCH=//p' config-host.mak
