@@ -22,6 +22,17 @@ gboolean recording_load(const char *dir, Recording *r, GError **error);
 gboolean recording_save(const char *dir, const Recording *r, GError **error);
 void recording_clear(Recording *r);
 
+/* The answer of a real kernel in a VM (tools/vm/vmjudge.py, run by PYTHON
+ * from JUDGE, with the emulator's build directory BUILD for the VM's cache):
+ * ARGV run with stdin from STDIN_PATH (NULL: /dev/null), the CPU vendor
+ * VENDOR ("intel", "amd", NULL for QEMU's default).  Returns 0 with *R
+ * filled; 1 when CACHED_ONLY and no answer is cached; 3 when a collect pass
+ * (SECCOMP_EMU_NATIVE=collect) spooled the request; 2 with *error set when
+ * the VM is missing (one line) or failed. */
+int vm_answer(const char *python, const char *judge, const char *build, char **argv,
+              const char *stdin_path, const char *vendor, int timeout, gboolean cached_only,
+              Recording *r, GError **error);
+
 /* "the kernel: Linux RELEASE on CPU MODEL", for the by line of a recording. */
 gchar *kernel_name(void);
 /* "intel", "amd" or "other": recordings of --cpu=host cases are per vendor. */

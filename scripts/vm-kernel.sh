@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Puts a real Linux kernel for the judge VM (tools/vm/vmjudge.py) at
+# BUILD/vm/vmlinuz: Debian's x86_64 kernel (IA-32 emulation on), unpacked
+# from its .deb; no root file system is needed.  Debian 13's (Linux 6.12)
+# where apt knows it, as its auxiliary vector matches a current kernel's
+# (6.1 lacks AT_RSEQ_*), else the default release's.
+#   scripts/vm-kernel.sh [BUILD]       (default build)
+set -euo pipefail
+build=${1:-build}
+dest="$build/vm"
+if [ -s "$dest/vmlinuz" ]; then
+    exit 0
+fi
+mkdir -p "$dest"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+meta=linux-image-amd64
+policy=$(apt-cache policy linux-image-amd64 2>/dev/null || true)
+if grep -q ' 6\.12\.' <<<"$policy"; then
+    meta=linux-image-amd64/trixie
+fi
+apt-get download "$meta" >/dev/null 2>&1
+image=$(dpkg-deb -f linux-image-amd64_*.deb Depends | sed -n 's/^\(linux-image-[^ ,]*\).*/\1/p')
+apt-get download "$image" >/dev/null 2>&1
+dpkg-deb -x "$image"_*.deb x
+kernel=$(ls x/boot/vmlinuz-* | head -1)
+grep -q '^CONFIG_IA32_EMULATION=y' x/boot/config-* ||
+    { echo "vm-kernel: $kernel has no IA-32 emulation" >&2; exit 1; }
+cd - >/dev/null
+cp "$work/$kernel" "$dest/vmlinuz.tmp"
+mv "$dest/vmlinuz.tmp" "$dest/vmlinuz"
+echo "vm-kernel: $(basename "$kernel") at $dest/vmlinuz"
