@@ -34,6 +34,7 @@ SECCOMP_EMU_NATIVE=record writes the kernel's answers, the host's or the
 VM's, to tests/native/HARNESS/, each saying which kernel, CPU and date.
 Recordings come from real kernels only (tests/check_recordings.py).
 """
+import datetime
 import hashlib
 import json
 import os
@@ -125,8 +126,9 @@ def host_vendor():
 
 
 def kernel_name():
-    return 'the kernel: Linux %s on %s' % (platform.release(),
-                                           cpuinfo('model name') or platform.machine())
+    return 'the kernel: Linux %s on %s, %s' % (
+        platform.release(), cpuinfo('model name') or platform.machine(),
+        datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d'))
 
 
 def vm_cpu(vendor=None):

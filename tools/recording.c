@@ -183,8 +183,12 @@ gchar *kernel_name(void)
 {
     struct utsname u;
     gchar *model = cpuinfo_field("model name");
-    gchar *name = g_strdup_printf("the kernel: Linux %s on %s", uname(&u) == 0 ? u.release : "?",
-                                  model ? model : "?");
+    GDateTime *now = g_date_time_new_now_utc();
+    gchar *date = g_date_time_format(now, "%Y-%m-%d");
+    gchar *name = g_strdup_printf("the kernel: Linux %s on %s, %s",
+                                  uname(&u) == 0 ? u.release : "?", model ? model : "?", date);
+    g_free(date);
+    g_date_time_unref(now);
     g_free(model);
     return name;
 }

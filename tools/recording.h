@@ -33,7 +33,7 @@ int vm_answer(const char *python, const char *judge, const char *build, char **a
               const char *stdin_path, const char *vendor, int timeout, gboolean cached_only,
               Recording *r, GError **error);
 
-/* "the kernel: Linux RELEASE on CPU MODEL", for the by line of a recording. */
+/* "the kernel: Linux RELEASE on CPU MODEL, DATE", for the by line of a recording. */
 gchar *kernel_name(void);
 /* "intel", "amd" or "other": recordings of --cpu=host cases are per vendor. */
 const char *host_vendor(void);
