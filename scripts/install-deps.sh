@@ -3,12 +3,14 @@
 # Debian: apt (Unicorn >= 2.1 comes from a pinned trixie source on bookworm,
 # because bookworm's 2.0.1 takes the slow store path: SPEC section 7).
 # libseccomp-dev: the self-sandbox; clang + libclang-rt-dev: the libFuzzer
-# harnesses (scripts/fuzz.sh, CI smoke runs).
+# harnesses (scripts/fuzz.sh, CI smoke runs).  qemu-system-x86: the judge VM
+# (tools/vm/, docs/differential-testing.md; its kernel comes from
+# scripts/vm-kernel.sh, a Debian .deb unpacked, not installed).
 # macOS: prints the Homebrew line instead of guessing.
 set -euo pipefail
 
 if [ "$(uname -s)" = Darwin ]; then
-    echo "macOS: brew install meson ninja pkg-config glib unicorn capstone cmocka" >&2
+    echo "macOS: brew install meson ninja pkg-config glib unicorn capstone cmocka qemu" >&2
     exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -22,7 +24,8 @@ SUDO=
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in meson ninja-build pkg-config gcc gcc-multilib libglib2.0-dev libcapstone-dev \
-         libcmocka-dev python3 qemu-user libseccomp-dev clang libclang-rt-dev strace binutils; do
+         libcmocka-dev python3 qemu-user libseccomp-dev clang libclang-rt-dev strace binutils \
+         qemu-system-x86; do
     have "$p" || need+=("$p")
 done
 

@@ -268,3 +268,22 @@ int vm_answer(const char *python, const char *judge, const char *build, char **a
     g_ptr_array_free(cmd, TRUE);
     return verdict;
 }
+
+gchar *vm_pinned(const char *store, const char *harness, const char *key)
+{
+    gchar *path = g_build_filename(store, "vm-differences.txt", NULL), *text = NULL;
+    gchar *why = NULL;
+    if (g_file_get_contents(path, &text, NULL, NULL)) {
+        gchar **lines = g_strsplit(text, "\n", -1);
+        for (gchar **l = lines; *l && !why; l++) {
+            gchar **f = g_strsplit(*l, "\t", -1);
+            if (g_strv_length(f) == 5 && strcmp(f[0], harness) == 0 && strcmp(f[1], key) == 0)
+                why = g_strdup(f[4]);
+            g_strfreev(f);
+        }
+        g_strfreev(lines);
+    }
+    g_free(text);
+    g_free(path);
+    return why;
+}

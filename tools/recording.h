@@ -33,6 +33,11 @@ int vm_answer(const char *python, const char *judge, const char *build, char **a
               const char *stdin_path, const char *vendor, int timeout, gboolean cached_only,
               Recording *r, GError **error);
 
+/* Why QEMU's CPU is no faithful judge of HARNESS's case KEY (a line
+ * "HARNESS<TAB>KEY<TAB>host answer<TAB>VM answer<TAB>why" in
+ * STORE/vm-differences.txt), or NULL. */
+gchar *vm_pinned(const char *store, const char *harness, const char *key);
+
 /* "the kernel: Linux RELEASE on CPU MODEL, DATE", for the by line of a recording. */
 gchar *kernel_name(void);
 /* "intel", "amd" or "other": recordings of --cpu=host cases are per vendor. */
