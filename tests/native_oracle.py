@@ -265,7 +265,7 @@ class Oracle:
                                     % (where, rec['by'])]
             return got, label, []
         why = ('a known VM-CPU difference: %s' % pinned if pinned else
-               'the case needs host resources a VM cannot give' if request is None else
+               'its native run cannot be made in the VM (see the harness)' if request is None else
                'SECCOMP_EMU_NATIVE_LEG=host' if self.leg == 'host' else
                'no VM here: %s' % self.vm_missing if vm is None else
                'no VM answer cached: scripts/vm-judge.sh runs the batch')
