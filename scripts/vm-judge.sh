@@ -5,17 +5,17 @@
 # SECCOMP_EMU_NATIVE=collect (nothing is judged), then answered in one boot
 # per QEMU CPU model (tools/vm/vmjudge.py spool); the test run that follows
 # reads the answers from BUILD/vm-cache.  Cached answers are not asked again.
-#   scripts/vm-judge.sh [BUILD] [SUITE...]
-# Default suites: diff examples+diff signals hostile raw trace.
+#   scripts/vm-judge.sh [BUILD] [MESON TEST ARGUMENT...]
+# Default: --suite diff --suite examples+diff --suite signals --suite hostile
+# --suite raw --suite trace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
-suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(diff examples+diff signals hostile raw trace)
+args=("$@")
+[ ${#args[@]} -gt 0 ] || args=(--suite diff --suite examples+diff --suite signals
+                               --suite hostile --suite raw --suite trace)
 scripts/vm-kernel.sh "$build"
-args=()
-for s in "${suites[@]}"; do args+=(--suite "$s"); done
 rm -rf "$build/vm-spool"
 start=$(date +%s)
 # the collect pass fails every case it does not judge: its status says nothing
