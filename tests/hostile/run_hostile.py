@@ -57,6 +57,8 @@ def check(ok, what):
 
 
 def describe(status):
+    if status is None:
+        return "no answer (hung, or none in a collect pass)"
     if os.WIFEXITED(status):
         return "exit %d" % os.WEXITSTATUS(status)
     if os.WIFSIGNALED(status):
