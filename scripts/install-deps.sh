@@ -7,11 +7,13 @@
 # libcap-dev, xz-utils: the kernel's seccomp selftests (tests/selftests);
 # clang + libclang-rt-dev: the libFuzzer harnesses (scripts/fuzz.sh, CI smoke runs);
 # groff-base: the manual pages' check.
+# qemu-system-x86: the judge VM (tools/vm/, docs/differential-testing.md; its
+# kernel comes from scripts/vm-kernel.sh, a Debian .deb unpacked, not installed).
 # macOS: prints the Homebrew line instead of guessing.
 set -euo pipefail
 
 if [ "$(uname -s)" = Darwin ]; then
-    echo "macOS: brew install meson ninja pkg-config glib capstone cmocka" >&2
+    echo "macOS: brew install meson ninja pkg-config glib capstone cmocka qemu" >&2
     exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -26,7 +28,7 @@ need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in meson ninja-build pkg-config gcc gcc-multilib libglib2.0-dev libcapstone-dev \
          libcmocka-dev python3 qemu-user libseccomp-dev libjansson-dev libcap-dev xz-utils clang \
-         libclang-rt-dev strace binutils groff-base; do
+         libclang-rt-dev strace binutils groff-base qemu-system-x86; do
     have "$p" || need+=("$p")
 done
 

@@ -19,21 +19,35 @@ that no longer matches the kernel is a failure, never silently kept).
 Where it cannot, the recording answers, and the label says who made it; with
 no recording the case fails.
 
-SECCOMP_EMU_NATIVE=record writes the kernel's answers (where it can give
-them) to tests/native/HARNESS/.  SECCOMP_EMU_NATIVE=bootstrap, for a case no
-kernel here can answer and no recording covers, records the emulated leg
-instead, with SECCOMP_EMU_NATIVE_BY saying why that stands for the kernel
-(it must be given); every later use of such a recording says so, and a host
-that can run the case re-judges it.
+Where the host cannot, a real kernel in a VM answers
+(tools/vm/vmjudge.py: Debian's x86_64 kernel under qemu-system-x86_64):
+the harness describes the native run as a vmjudge.Request, and the answer
+comes from the VM cache that one boot per batch fills.  A collect pass
+(SECCOMP_EMU_NATIVE=collect, scripts/vm-judge.sh) spools every such request
+instead of judging; `vmjudge.py spool` boots once and answers them all; the
+test run then reads the cache.  Where the VM has answered, a recording of
+the case must agree with it like with the host; where it has not (no VM
+here, or no collect pass), the recording answers.  A case whose native run
+needs what a VM cannot give (a peer on the host) passes no request.
+
+SECCOMP_EMU_NATIVE=record writes the kernel's answers, the host's or the
+VM's, to tests/native/HARNESS/, each saying which kernel, CPU and date.
+Recordings come from real kernels only (tests/check_recordings.py).
 """
+import datetime
 import hashlib
 import json
 import os
 import platform
 import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tools', 'vm'))
+import vmjudge  # noqa: E402
 
 STORE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'native')
+PINNED = 'vm-differences.txt'
 CAPABILITIES = ('ia32', 'tsc-off', 'noncanon-rsp')
 
 _caps = {}
@@ -113,19 +127,68 @@ def host_vendor():
 
 
 def kernel_name():
-    return 'the kernel: Linux %s on %s' % (platform.release(),
-                                           cpuinfo('model name') or platform.machine())
+    return 'the kernel: Linux %s on %s, %s' % (
+        platform.release(), cpuinfo('model name') or platform.machine(),
+        datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d'))
+
+
+def vm_pinned(store, harness, key):
+    """Why the VM's CPU is not a faithful judge of this case (a known
+    VM-CPU difference, tests/native/vm-differences.txt), or None.  Lines:
+    HARNESS<TAB>KEY<TAB>the host's answer<TAB>the VM's answer<TAB>why."""
+    try:
+        with open(os.path.join(store, PINNED)) as f:
+            for line in f:
+                fields = line.rstrip('\n').split('\t')
+                if len(fields) == 5 and fields[0] == harness and fields[1] == key:
+                    return fields[4]
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def vm_cpu(vendor=None):
+    """The QEMU CPU for a case: SECCOMP_EMU_VM_CPU (default max) with the
+    vendor a vendor rule needs (QEMU's CPUID then says it, and Linux picks
+    the 32-bit entry its vDSO uses by it)."""
+    base = os.environ.get('SECCOMP_EMU_VM_CPU', 'max')
+    ident = {'intel': 'GenuineIntel', 'amd': 'AuthenticAMD'}.get(vendor)
+    return base + (',vendor=' + ident if ident else '')
 
 
 class Oracle:
     def __init__(self, harness, emu):
         self.dir = os.path.join(STORE, harness)
+        self.harness = harness
         self.mode = os.environ.get('SECCOMP_EMU_NATIVE', 'auto')
-        if self.mode not in ('auto', 'record', 'bootstrap'):
-            raise SystemExit('native_oracle: SECCOMP_EMU_NATIVE=%s: use auto, record or bootstrap'
+        if self.mode not in ('auto', 'record', 'collect'):
+            raise SystemExit('native_oracle: SECCOMP_EMU_NATIVE=%s: use auto, record or collect'
                              % self.mode)
+        self.build = os.path.dirname(os.path.abspath(emu))
         self.probe = os.environ.get('SECCOMP_EMU_HOSTCAPS') or \
-            os.path.join(os.path.dirname(emu), 'tests', 'hostcaps')
+            os.path.join(self.build, 'tests', 'hostcaps')
+        self._vm = False
+        # which kernel answers: the host's where it can (auto), the VM's
+        # for every case that can run there (vm), or never the VM's (host)
+        self.leg = os.environ.get('SECCOMP_EMU_NATIVE_LEG', 'auto')
+        if self.leg not in ('auto', 'host', 'vm'):
+            raise SystemExit('native_oracle: SECCOMP_EMU_NATIVE_LEG=%s: use auto, host or vm'
+                             % self.leg)
+
+    @property
+    def collecting(self):
+        """A collect pass: requests go to the spool, nothing is judged."""
+        return self.mode == 'collect'
+
+    def vm(self):
+        """The VM leg, or None (with why in self.vm_missing)."""
+        if self._vm is False:
+            self.vm_missing = None
+            try:
+                self._vm = vmjudge.Vm.from_env(self.build)
+            except vmjudge.VmMissing as e:
+                self._vm, self.vm_missing = None, str(e)
+        return self._vm
 
     def missing(self, program, needs=()):
         """What this case needs natively and this host lacks."""
@@ -159,12 +222,27 @@ class Oracle:
             f.write('\n')
         os.replace(tmp, self.path(key))
 
-    def judge(self, key, program, live, emulated, needs=()):
+    def judge(self, key, program, live, emulated, needs=(), request=None, convert=None,
+              vendor=None):
         """(native answer, its label, problems).  The answer is None when
-        there is none; problems are failures the harness must report."""
+        there is none; problems are failures the harness must report.
+
+        REQUEST (a vmjudge.Request) describes live()'s run for the VM, and
+        CONVERT turns the VM's vmjudge.Answer into what live() returns;
+        VENDOR ('intel', 'amd') is the CPU vendor the case's answer depends
+        on.  In a collect pass the answer is None with no problems."""
         lacks = self.missing(program, needs)
-        rec = self.load(key)
+        pinned = vm_pinned(STORE, self.harness, key) if request is not None else None
+        if pinned:
+            request = None   # QEMU's CPU answers this case unlike silicon
+        if self.leg == 'vm' and request is not None and not lacks:
+            lacks = ['nothing (SECCOMP_EMU_NATIVE_LEG=vm)']
         where = os.path.relpath(self.path(key))
+        if self.collecting:
+            if lacks and request is not None and self.vm() is not None:
+                vmjudge.spool(self.build, vm_cpu(vendor), request)
+            return None, 'collected', []
+        rec = self.load(key)
         if not lacks:
             got = live()
             if self.mode == 'record':
@@ -174,13 +252,28 @@ class Oracle:
                                        'SECCOMP_EMU_NATIVE=record to take the kernel\'s'
                                        % (where, rec['by'])]
             return got, 'native', []
-        if rec is None and self.mode == 'bootstrap':
-            by = os.environ.get('SECCOMP_EMU_NATIVE_BY')
-            if not by:
-                raise SystemExit('native_oracle: bootstrap needs SECCOMP_EMU_NATIVE_BY')
-            self.save(key, emulated(), by)
-            rec = self.load(key)
+        vm = self.vm() if request is not None and self.leg != 'host' else None
+        answer = vm.with_cpu(vm_cpu(vendor)).cached(request) if vm else None
+        if answer is not None:
+            got = convert(answer)
+            label = 'the VM (host lacks %s; %s)' % (', '.join(lacks), answer.by)
+            if self.mode == 'record':
+                self.save(key, got, answer.by)
+            elif rec is not None and decode(rec['result']) != decode(encode(got)):
+                return got, label, ['the recording %s (by %s) differs from the VM\'s kernel: '
+                                    'SECCOMP_EMU_NATIVE=record to take its answer'
+                                    % (where, rec['by'])]
+            return got, label, []
+        why = ('a known VM-CPU difference: %s' % pinned if pinned else
+               'its native run cannot be made in the VM (see the harness)' if request is None else
+               'SECCOMP_EMU_NATIVE_LEG=host' if self.leg == 'host' else
+               'no VM here: %s' % self.vm_missing if vm is None else
+               'no VM answer cached: scripts/vm-judge.sh runs the batch')
+        if self.mode == 'record':
+            return None, 'native', ['cannot record %s: the host lacks %s and %s'
+                                    % (where, ', '.join(lacks), why)]
         if rec is None:
-            return None, 'native', ['no native run here (the host lacks %s) and no recording %s'
-                                    % (', '.join(lacks), where)]
-        return decode(rec['result']), 'recorded (host lacks %s; by %s)' % (', '.join(lacks), rec['by']), []
+            return None, 'native', ['no native run here (the host lacks %s; %s) and no '
+                                    'recording %s' % (', '.join(lacks), why, where)]
+        return decode(rec['result']), 'recorded (host lacks %s; %s; by %s)' % (
+            ', '.join(lacks), why, rec['by']), []

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
 
 static const char *const capabilities[] = { "ia32", "tsc-off", "noncanon-rsp" };
 
@@ -180,8 +183,12 @@ gchar *kernel_name(void)
 {
     struct utsname u;
     gchar *model = cpuinfo_field("model name");
-    gchar *name = g_strdup_printf("the kernel: Linux %s on %s", uname(&u) == 0 ? u.release : "?",
-                                  model ? model : "?");
+    GDateTime *now = g_date_time_new_now_utc();
+    gchar *date = g_date_time_format(now, "%Y-%m-%d");
+    gchar *name = g_strdup_printf("the kernel: Linux %s on %s, %s",
+                                  uname(&u) == 0 ? u.release : "?", model ? model : "?", date);
+    g_free(date);
+    g_date_time_unref(now);
     g_free(model);
     return name;
 }
@@ -193,4 +200,90 @@ const char *host_vendor(void)
                   : strcmp(id, "AuthenticAMD") == 0 ? "amd" : "other";
     g_free(id);
     return v;
+}
+
+int vm_answer(const char *python, const char *judge, const char *build, char **argv,
+              const char *stdin_path, const char *vendor, int timeout, gboolean cached_only,
+              Recording *r, GError **error)
+{
+    gchar *dir = g_dir_make_tmp("seccomp-emu-vm-XXXXXX", error);
+    if (!dir)
+        return 2;
+    gchar *timeout_text = g_strdup_printf("%d", timeout);
+    GPtrArray *cmd = g_ptr_array_new();
+    g_ptr_array_add(cmd, (gpointer)python);
+    g_ptr_array_add(cmd, (gpointer)judge);
+    g_ptr_array_add(cmd, "run");
+    g_ptr_array_add(cmd, "--build");
+    g_ptr_array_add(cmd, (gpointer)build);
+    g_ptr_array_add(cmd, "--answer-dir");
+    g_ptr_array_add(cmd, dir);
+    g_ptr_array_add(cmd, "--timeout");
+    g_ptr_array_add(cmd, timeout_text);
+    if (stdin_path && strcmp(stdin_path, "/dev/null") != 0) {
+        g_ptr_array_add(cmd, "--stdin-file");
+        g_ptr_array_add(cmd, (gpointer)stdin_path);
+    }
+    if (vendor) {
+        g_ptr_array_add(cmd, "--vendor");
+        g_ptr_array_add(cmd, (gpointer)vendor);
+    }
+    if (cached_only)
+        g_ptr_array_add(cmd, "--cached-only");
+    g_ptr_array_add(cmd, "--");
+    for (char **a = argv; *a; a++)
+        g_ptr_array_add(cmd, *a);
+    g_ptr_array_add(cmd, NULL);
+    gchar *err_text = NULL;
+    gint status = 0;
+    int verdict = 2;
+    if (g_spawn_sync(NULL, (gchar **)cmd->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+                     &err_text, &status, error)) {
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (code == 0) {
+            verdict = recording_load(dir, r, error) ? 0 : 2;
+            if (verdict && error && !*error)
+                g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
+                            "%s wrote no answer", judge);
+        } else if (code == 4 || code == 3) {
+            verdict = code == 4 ? 1 : 3;
+        } else {
+            gchar *line = g_strstrip(g_strdup(err_text ? err_text : ""));
+            gchar *nl = strrchr(line, '\n');
+            g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "%s",
+                        *line ? (nl ? nl + 1 : line) : "the VM judge failed");
+            g_free(line);
+        }
+    }
+    for (const char *const *f = (const char *const[]){ "stdout", "stderr", "status", "by", NULL };
+         *f; f++) {
+        gchar *path = g_build_filename(dir, *f, NULL);
+        g_unlink(path);
+        g_free(path);
+    }
+    g_rmdir(dir);
+    g_free(dir);
+    g_free(err_text);
+    g_free(timeout_text);
+    g_ptr_array_free(cmd, TRUE);
+    return verdict;
+}
+
+gchar *vm_pinned(const char *store, const char *harness, const char *key)
+{
+    gchar *path = g_build_filename(store, "vm-differences.txt", NULL), *text = NULL;
+    gchar *why = NULL;
+    if (g_file_get_contents(path, &text, NULL, NULL)) {
+        gchar **lines = g_strsplit(text, "\n", -1);
+        for (gchar **l = lines; *l && !why; l++) {
+            gchar **f = g_strsplit(*l, "\t", -1);
+            if (g_strv_length(f) == 5 && strcmp(f[0], harness) == 0 && strcmp(f[1], key) == 0)
+                why = g_strdup(f[4]);
+            g_strfreev(f);
+        }
+        g_strfreev(lines);
+    }
+    g_free(text);
+    g_free(path);
+    return why;
 }

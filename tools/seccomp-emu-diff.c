@@ -12,6 +12,11 @@
  * --native-needs that tests/hostcaps reports missing), the kernel's answer
  * recorded in --recorded=DIR judges instead; with SECCOMP_EMU_NATIVE=record
  * a live native run writes DIR (tools/recording.h, tests/native_oracle.py).
+ * --native=vm runs PROGRAM under a real Linux kernel in a VM instead
+ * (tools/vm/vmjudge.py); --native=auto, the default, does so where the host
+ * lacks what the case needs (booting only for a case with no --recorded
+ * answer, else answering from the VM's cache a collect pass filled);
+ * --native=host never does.  docs/differential-testing.md.
  *
  * Exit: 0 all agree, 1 something differs (a hang counts), 2 usage or spawn
  * error.  Linux-only (fork/execve, process groups, /proc/self/exe). */
@@ -57,6 +62,7 @@ static gchar **opt_emu_args;
 static gint opt_timeout = 30;
 static gchar *opt_expect_status, *opt_expect_stdout, *opt_expect_stderr;
 static gchar *opt_recorded, *opt_hostcaps;
+static gchar *opt_native, *opt_vm_judge, *opt_vm_kernel, *opt_vm_qemu, *opt_vm_cpu;
 static gchar **opt_needs;
 static FILE *trace;
 /* With --trace the emulator traces too (seccomp-emu --trace=FILE), into a
@@ -89,7 +95,8 @@ static void fix_bare_trace(int argc, char **argv)
 {
     static const char *with_value[] = { "--emu", "--stdin", "--emu-arg", "--cpu",
         "--timeout", "--expect-status", "--expect-stdout", "--expect-stderr",
-        "--recorded", "--native-needs", "--hostcaps" };
+        "--recorded", "--native-needs", "--hostcaps", "--native", "--vm-judge", "--vm-kernel",
+        "--vm-qemu", "--vm-cpu" };
     for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++) {
         if (strcmp(argv[i], "--trace") == 0) {
             argv[i] = "--trace=-";
@@ -564,22 +571,80 @@ static void trace_output(const Run *r)
 /* Who answers for the kernel when no --expect-status does: a live native
  * run, or the case's recording where the host lacks what the case needs. */
 typedef struct {
-    const char *mode;    /* SECCOMP_EMU_NATIVE: auto, record or bootstrap */
+    const char *mode;    /* SECCOMP_EMU_NATIVE: auto, record or collect */
     gchar *lacks;        /* capabilities the host lacks, "" for none */
     gchar *dir;          /* the case's recording, NULL without --recorded */
     Recording rec;
     gboolean have;       /* rec holds the recording */
+    Recording vm;        /* the VM kernel's answer */
+    gboolean have_vm;    /* vm holds it: it judges, not the host */
+    gchar *vm_note;      /* why the VM did not answer where it was wanted */
 } Native;
 
+#ifndef VMJUDGE_PATH
+#define VMJUDGE_PATH "vmjudge.py"
+#endif
+
+/* Ask the VM for the case.  0: go on (with or without its answer);
+ * 2: an error said on stderr; 3: a collect pass spooled it. */
+static int native_vm(Native *n, const char *leg, char **prog)
+{
+    GError *err = NULL;
+    /* the vendor rules: the emulator's --cpu, and the host's for --cpu=host */
+    const char *vendor = !opt_cpu ? NULL
+                       : strcmp(opt_cpu, "host") == 0 ? host_vendor()
+                       : opt_cpu;
+    if (vendor && strcmp(vendor, "intel") && strcmp(vendor, "amd"))
+        vendor = NULL;
+    if (opt_vm_kernel)
+        g_setenv("SECCOMP_EMU_VM_KERNEL", opt_vm_kernel, TRUE);
+    if (opt_vm_qemu)
+        g_setenv("SECCOMP_EMU_VM_QEMU", opt_vm_qemu, TRUE);
+    if (opt_vm_cpu)
+        g_setenv("SECCOMP_EMU_VM_CPU", opt_vm_cpu, TRUE);
+    const char *judge = opt_vm_judge ? opt_vm_judge
+                      : g_getenv("SECCOMP_EMU_VM_JUDGE") ? g_getenv("SECCOMP_EMU_VM_JUDGE")
+                      : VMJUDGE_PATH;
+    const char *python = g_getenv("PYTHON") ? g_getenv("PYTHON") : "python3";
+    gchar *build = g_path_get_dirname(opt_emu);
+    /* under a test with a recording to fall back on, answer from the cache */
+    gboolean cached_only = strcmp(leg, "auto") == 0 && opt_recorded;
+    int v = vm_answer(python, judge, build, prog, opt_stdin, vendor, opt_timeout, cached_only,
+                      &n->vm, &err);
+    g_free(build);
+    if (v == 0)
+        n->have_vm = TRUE;
+    else if (v == 1)
+        n->vm_note = g_strdup("no VM answer cached (scripts/vm-judge.sh runs the batch)");
+    else if (v == 2 && strcmp(leg, "vm") == 0) {
+        fprintf(stderr, "seccomp-emu-diff: --native=vm: %s\n", err->message);
+        g_error_free(err);
+        return 2;
+    } else if (v == 2) {
+        n->vm_note = g_strdup_printf("no VM: %s", err->message);
+        g_error_free(err);
+    }
+    return v == 3 ? 3 : 0;
+}
+
 /* 0: go on; 1: the case cannot be judged here; 2: an error, said on stderr. */
+static char **program_argv;
+
 static int native_open(Native *n, const char *program)
 {
     GError *err = NULL;
     n->mode = g_getenv("SECCOMP_EMU_NATIVE");
     if (!n->mode || !*n->mode)
         n->mode = "auto";
-    if (strcmp(n->mode, "auto") && strcmp(n->mode, "record") && strcmp(n->mode, "bootstrap")) {
-        fprintf(stderr, "seccomp-emu-diff: SECCOMP_EMU_NATIVE must be auto, record or bootstrap\n");
+    if (strcmp(n->mode, "auto") && strcmp(n->mode, "record") && strcmp(n->mode, "collect")) {
+        fprintf(stderr, "seccomp-emu-diff: SECCOMP_EMU_NATIVE must be auto, record or collect\n");
+        return 2;
+    }
+    const char *leg = opt_native ? opt_native : g_getenv("SECCOMP_EMU_NATIVE_LEG");
+    if (!leg || !*leg)
+        leg = "auto";
+    if (strcmp(leg, "auto") && strcmp(leg, "host") && strcmp(leg, "vm")) {
+        fprintf(stderr, "seccomp-emu-diff: --native must be host, vm or auto, not %s\n", leg);
         return 2;
     }
     gchar *emu_dir = g_path_get_dirname(opt_emu);
@@ -605,32 +670,62 @@ static int native_open(Native *n, const char *program)
             return 2;
         }
     }
-    return *n->lacks && !n->have && strcmp(n->mode, "bootstrap") != 0;
+    if (strcmp(leg, "host") != 0 && n->dir) {
+        /* a known VM-CPU difference: QEMU's CPU answers this case unlike silicon */
+        gchar *store = g_path_get_dirname(opt_recorded), *top = g_path_get_dirname(store);
+        gchar *name = g_path_get_basename(n->dir), *harness = g_path_get_basename(store);
+        n->vm_note = vm_pinned(top, harness, name);
+        if (n->vm_note) {
+            gchar *why = g_strdup_printf("a known VM-CPU difference: %s", n->vm_note);
+            g_free(n->vm_note);
+            n->vm_note = why;
+            leg = "host";
+        }
+        g_free(store);
+        g_free(top);
+        g_free(name);
+        g_free(harness);
+    }
+    if (strcmp(leg, "vm") == 0 || (strcmp(leg, "auto") == 0 && *n->lacks)) {
+        if (!*n->lacks) {
+            g_free(n->lacks);
+            n->lacks = g_strdup("nothing (--native=vm)");
+        }
+        int v = native_vm(n, leg, (char **)program_argv);
+        if (v)
+            return v;
+    }
+    if (strcmp(n->mode, "collect") == 0)
+        return 3;
+    return *n->lacks && !n->have && !n->have_vm;
 }
 
-/* After the runs: where the host lacks a capability, fill EXPECT from the
- * recording (in bootstrap mode, first record EMU's answer); where it ran
+/* After the runs: where the VM answered, it is the kernel's answer: record
+ * it (record mode) or clear *AGREES if the recording differs from it; where
+ * the host lacks a capability, fill EXPECT from the recording; where it ran
  * NATIVE, record it (record mode) or clear *AGREES if the recording differs
  * from it.  0, or 2 on an error said on stderr. */
-static int native_settle(Native *n, const Run *native, const Run *emu, Run *expect,
-                         gboolean *agrees)
+static int native_settle(Native *n, const Run *native, Run *expect, gboolean *agrees)
 {
     GError *err = NULL;
-    if (*n->lacks && !n->have) {
-        /* bootstrap: the emulated answer stands for the kernel's, and says why */
-        const char *by = g_getenv("SECCOMP_EMU_NATIVE_BY");
-        n->rec.status = status_text(emu);
-        if (!by || !*by || !n->rec.status || !n->dir) {
-            fprintf(stderr, "seccomp-emu-diff: bootstrap needs SECCOMP_EMU_NATIVE_BY, "
-                            "--recorded and a run that ended\n");
+    if (n->have_vm) {
+        if (!parse_expected_status(n->vm.status, &expect->status)) {
+            fprintf(stderr, "seccomp-emu-diff: the VM's answer: %s\n", n->vm.status);
             return 2;
         }
-        n->rec.out = g_string_new_len(emu->buf[0]->str, (gssize)emu->buf[0]->len);
-        n->rec.err = g_string_new_len(emu->buf[1]->str, (gssize)emu->buf[1]->len);
-        n->rec.by = g_strdup(by);
-        if (!recording_save(n->dir, &n->rec, &err))
-            goto fail;
-        n->have = TRUE;
+        expect->label = "vm";
+        expect->buf[0] = g_string_new_len(n->vm.out->str, (gssize)n->vm.out->len);
+        expect->buf[1] = g_string_new_len(n->vm.err->str, (gssize)n->vm.err->len);
+        if (n->dir && strcmp(n->mode, "record") == 0) {
+            if (!recording_save(n->dir, &n->vm, &err))
+                goto fail;
+        } else if (n->have) {
+            int st = -1;
+            *agrees = parse_expected_status(n->rec.status, &st) && st == expect->status &&
+                      g_string_equal(n->rec.out, expect->buf[0]) &&
+                      g_string_equal(n->rec.err, expect->buf[1]);
+        }
+        return 0;
     }
     if (*n->lacks) {
         if (!parse_expected_status(n->rec.status, &expect->status)) {
@@ -694,6 +789,18 @@ int main(int argc, char **argv)
           "A host capability the native run needs (tsc-off; ia32 is implied for i386)", "CAP" },
         { "hostcaps", 0, 0, G_OPTION_ARG_FILENAME, &opt_hostcaps,
           "The capability probe (default: tests/hostcaps beside the emulator)", "PATH" },
+        { "native", 0, 0, G_OPTION_ARG_STRING, &opt_native,
+          "Which kernel answers: host, vm (a real Linux under QEMU), auto (the host where it "
+          "can, the VM where not; default, or $SECCOMP_EMU_NATIVE_LEG)", "WHERE" },
+        { "vm-kernel", 0, 0, G_OPTION_ARG_FILENAME, &opt_vm_kernel,
+          "The VM's x86_64 Linux kernel image (default $SECCOMP_EMU_VM_KERNEL, "
+          "BUILD/vm/vmlinuz)", "IMAGE" },
+        { "vm-qemu", 0, 0, G_OPTION_ARG_FILENAME, &opt_vm_qemu,
+          "qemu-system-x86_64 to use (default $SECCOMP_EMU_VM_QEMU, else on PATH)", "PATH" },
+        { "vm-cpu", 0, 0, G_OPTION_ARG_STRING, &opt_vm_cpu,
+          "QEMU's -cpu for the VM (default $SECCOMP_EMU_VM_CPU, else max)", "MODEL" },
+        { "vm-judge", 0, 0, G_OPTION_ARG_FILENAME, &opt_vm_judge,
+          "tools/vm/vmjudge.py (default $SECCOMP_EMU_VM_JUDGE, else the source tree's)", "PATH" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     GOptionContext *ctx = g_option_context_new("PROGRAM [ARG...]");
@@ -764,15 +871,24 @@ int main(int argc, char **argv)
     gboolean expect_mode = opt_expect_status != NULL;
     Native nat = { 0 };
     if (!expect_mode) {
+        program_argv = prog;
         int verdict = native_open(&nat, prog[0]);
-        if (verdict == 1)
+        if (verdict == 3) {
+            printf("seccomp-emu-diff: %s: collected for the VM\n", prog[0]);
+            return 0;
+        }
+        if (verdict == 1 && nat.vm_note)
+            printf("seccomp-emu-diff: %s\nno native run here (the host lacks %s; %s) and no "
+                   "recording %s\nRESULT: DIFFER\n", prog[0], nat.lacks, nat.vm_note,
+                   nat.dir ? nat.dir : "(no --recorded given)");
+        else if (verdict == 1)
             printf("seccomp-emu-diff: %s\nno native run here (the host lacks %s) and no "
                    "recording %s\nRESULT: DIFFER\n", prog[0], nat.lacks,
                    nat.dir ? nat.dir : "(no --recorded given)");
         if (verdict)
             return verdict;
     }
-    gboolean from_rec = nat.lacks && *nat.lacks;
+    gboolean from_rec = nat.lacks && *nat.lacks;   /* the VM's answer or a recording */
     Run runs[2] = {
         { .label = "native", .argv = prog, .fd = { -1, -1 } },
         { .label = "emu", .argv = (char **)ev->pdata, .fd = { -1, -1 } },
@@ -801,7 +917,7 @@ int main(int argc, char **argv)
     }
     gboolean rec_ok = TRUE;
     if (!expect_mode) {
-        int verdict = native_settle(&nat, native, emu, &expect, &rec_ok);
+        int verdict = native_settle(&nat, native, &expect, &rec_ok);
         if (verdict)
             return verdict;
         if (from_rec)
@@ -813,13 +929,16 @@ int main(int argc, char **argv)
 
     gchar *cmd = g_strjoinv(" ", prog);
     printf("seccomp-emu-diff: %s%s\n", cmd, expect_mode ? " (emulator only, against expectations)" : "");
-    if (from_rec)
-        printf("native  recorded in %s (this host lacks %s); by %s\n", nat.dir, nat.lacks,
-               nat.rec.by);
+    if (from_rec && nat.have_vm)
+        printf("native  the VM (this host lacks %s); by %s\n", nat.lacks, nat.vm.by);
+    else if (from_rec)
+        printf("native  recorded in %s (this host lacks %s%s%s); by %s\n", nat.dir, nat.lacks,
+               nat.vm_note ? "; " : "", nat.vm_note ? nat.vm_note : "", nat.rec.by);
     gboolean ok = rec_ok;
     if (!rec_ok)
-        printf("native  the recording %s (by %s) differs from the kernel here: "
-               "SECCOMP_EMU_NATIVE=record to take the kernel's\n", nat.dir, nat.rec.by);
+        printf("native  the recording %s (by %s) differs from the %s: "
+               "SECCOMP_EMU_NATIVE=record to take the kernel's\n", nat.dir, nat.rec.by,
+               nat.have_vm ? "VM's kernel" : "kernel here");
     ok &= compare_stream("stdout", native->buf[0], emu->buf[0], native->label, emu->label);
     ok &= compare_stream("stderr", native->buf[1], emu->buf[1], native->label, emu->label);
     gchar *ns = describe_status(native), *es = describe_status(emu);
@@ -863,6 +982,13 @@ int main(int argc, char **argv)
     g_free(opt_hostcaps);
     g_strfreev(opt_needs);
     recording_clear(&nat.rec);
+    recording_clear(&nat.vm);
+    g_free(nat.vm_note);
+    g_free(opt_native);
+    g_free(opt_vm_judge);
+    g_free(opt_vm_kernel);
+    g_free(opt_vm_qemu);
+    g_free(opt_vm_cpu);
     g_free(nat.dir);
     g_free(nat.lacks);
     g_strfreev(opt_emu_args);

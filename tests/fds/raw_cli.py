@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from native_oracle import Oracle  # noqa: E402
+from native_oracle import Oracle, vmjudge  # noqa: E402
 
 TIMEOUT = 120
 
@@ -38,14 +38,23 @@ class Checks:
             self.failed += 1
             print(f"FAIL: {what}\n  got:  {got!r}\n  want: {want!r}")
 
-    def against_kernel(self, oracle, what, key, program, live, emulated):
-        """emulated equals the kernel's answer: live, or recorded where this
-        host cannot run program (tests/native_oracle.py)."""
-        want, label, problems = oracle.judge(key, program, live, lambda: emulated)
+    def against_kernel(self, oracle, what, key, program, live, emulated, request=None,
+                       convert=None):
+        """emulated equals the kernel's answer: live, the VM's kernel's for
+        REQUEST, or recorded where this host cannot run program
+        (tests/native_oracle.py)."""
+        want, label, problems = oracle.judge(key, program, live, lambda: emulated, (),
+                                             request, convert)
         for p in problems:
             self.eq(f"{what}: {p}", False, True)
         if want is not None:
             self.eq(what if label == "native" else f"{what} [{label}]", emulated, want)
+
+
+def vm_status(answer):
+    """run()'s status from the VM's answer: (exit code, 0) or (0, signal)."""
+    rc = answer.returncode()
+    return (rc, 0) if rc >= 0 else (0, -rc)
 
 
 def run(argv, data=b""):
@@ -66,7 +75,10 @@ def compiled_jobs(c, emu, build):
                            data)
             c.against_kernel(oracle, f"{job} {arch} input {data!r}: raw bytecode against the native ELF",
                              f"{job}_{arch}.elf input={data!r}", base + ".elf",
-                             lambda: run([base + ".elf"], data)[:2], emulated[:2])
+                             lambda: run([base + ".elf"], data)[:2], emulated[:2],
+                             vmjudge.Request([base + ".elf"], stdin="feed", data=data,
+                                             timeout=TIMEOUT),
+                             lambda a: (vm_status(a), a.stdout))
         base = os.path.join(raw, f"malicious_job_{arch}")
         status, out, err = run([emu, "--raw", f"{base}.text.bin,{base}.data.bin",
                                 f"--arch={arch}"])
@@ -260,7 +272,9 @@ def env_bytes(c, emu, build):
                                  timeout=TIMEOUT)
         c.against_kernel(oracle, f"--env with non-ASCII bytes, auxv{bits}: the kernel's environment",
                          f"auxv{bits} x env={words!r}", guest.decode(), native,
-                         (emu_run.returncode, emu_run.stdout, emu_run.stderr))
+                         (emu_run.returncode, emu_run.stdout, emu_run.stderr),
+                         vmjudge.Request([guest, b"x"], env=words, stdin="feed", timeout=TIMEOUT),
+                         lambda a: (a.returncode(), a.stdout, b""))
 
 
 def main():

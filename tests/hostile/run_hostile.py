@@ -42,7 +42,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from native_oracle import Oracle, host_vendor  # noqa: E402
+from native_oracle import Oracle, host_vendor, vmjudge  # noqa: E402
 
 libc = ctypes.CDLL(None, use_errno=True)
 ADDR_NO_RANDOMIZE = 0x0040000
@@ -57,6 +57,8 @@ def check(ok, what):
 
 
 def describe(status):
+    if status is None:
+        return "no answer (hung, or none in a collect pass)"
     if os.WIFEXITED(status):
         return "exit %d" % os.WEXITSTATUS(status)
     if os.WIFSIGNALED(status):
@@ -185,10 +187,26 @@ def shown(out):
     return repr(out[:120]) if isinstance(out, bytes) else "%d bytes, sha256 %s, ending %r" % out
 
 
-def judged(oracle, name, program, live, emulated, needs=()):
-    """The kernel's (status, stdout) for a case: live, or recorded where this
-    host cannot run it; None with a failure when there is neither."""
-    want, label, problems = oracle.judge(name, program, live, lambda: emulated, needs)
+def native_request(argv, stdin=b"", rlimits=(), ignore=()):
+    """run(argv, stdin, native=True, ...) described for the VM's kernel."""
+    return vmjudge.Request(argv, stdin="file", data=stdin, stdout="file", stderr="null",
+                           rlimits=[(res, v, v) for res, v in rlimits], ignore=ignore,
+                           norandom=True, timeout=60)
+
+
+def from_vm(answer):
+    """The VM's answer as digest(*run(...)) gives it."""
+    if answer.status is None:
+        return digest(None, b"(hung)")
+    return digest(answer.status, answer.stdout)
+
+
+def judged(oracle, name, program, live, emulated, needs=(), request=None, vendor=None):
+    """The kernel's (status, stdout) for a case: live, from the VM's kernel,
+    or recorded where this host cannot run it; None with a failure when
+    there is none."""
+    want, label, problems = oracle.judge(name, program, live, lambda: emulated, needs,
+                                         request, from_vm, vendor)
     for p in problems:
         check(False, "%s: %s" % (name, p))
     if want is not None and label != "native":
@@ -216,7 +234,12 @@ def tricks(emu, guests):
                 key = name + (" cpu=" + host_vendor() if action in BY_VENDOR else "")
                 ns, nout = judged(oracle, key, guests[bits],
                                   lambda: digest(*run([guests[bits]] + args, stdin, native=True)),
-                                  (es, eout), needs)
+                                  (es, eout), needs,
+                                  # 16 MiB of output: more than the VM's serial report
+                                  # carries in reasonable time (about 60 KiB/s)
+                                  None if action == "out_flood" else
+                                  native_request([guests[bits]] + args, stdin),
+                                  host_vendor() if action in BY_VENDOR else None)
             if known is SAME:
                 ok = ns is not None and ns == es and nout == eout
                 detail = "" if ok else ": native %s %r, emulated %s %r" % (
@@ -535,7 +558,8 @@ def floods(emu, guests):
                 r = digest(*run([guests[bits]] + args, native=True, rlimits=[rlimit]))
                 native_rss.append(LAST_MAXRSS_KB[0])
                 return r
-            ns, nd = judged(oracle, name, guests[bits], native, digest(es, eout))
+            ns, nd = judged(oracle, name, guests[bits], native, digest(es, eout),
+                            request=native_request([guests[bits]] + args, rlimits=[rlimit]))
             ok = ns is not None and (ns, nd) == digest(es, eout)
             check(ok, "%s matches the kernel: native %s, emulated %s%s" % (
                 name, describe(ns) if ns is not None else "hung",
@@ -553,7 +577,9 @@ def floods(emu, guests):
                     ns, nd = judged(oracle, name + " SIGXFSZ-ignored", guests[bits],
                                     lambda: digest(*run([guests[bits]] + args, native=True,
                                                         rlimits=[rlimit], ignore=[signal.SIGXFSZ])),
-                                    digest(es, eout))
+                                    digest(es, eout),
+                                    request=native_request([guests[bits]] + args, rlimits=[rlimit],
+                                                           ignore=[signal.SIGXFSZ]))
                     check(ns is not None and (ns, nd) == digest(es, eout),
                           "%s, SIGXFSZ ignored by the parent, matches the kernel: native %s, "
                           "emulated %s" % (name, describe(ns), describe(es)))

@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from native_oracle import Oracle  # noqa: E402
+from native_oracle import Oracle, vmjudge  # noqa: E402
 
 ARGS = None
 
@@ -453,7 +453,9 @@ def case_raw_job():
             return p.returncode, p.stdout
         # an i386 ELF on a host without IA-32 emulation: the kernel's recording
         want, label, problems = Oracle('trace', ARGS.emu).judge(
-            'raw_job_%s.elf input=hello' % arch, elf, native, lambda: got)
+            'raw_job_%s.elf input=hello' % arch, elf, native, lambda: got, (),
+            vmjudge.Request([elf], stdin='feed', data=b'hello, raw\n', timeout=60),
+            lambda a: (a.returncode(), a.stdout))
         for p in problems:
             fail('raw_job %s: %s' % (arch, p))
         if got != want or got != (0, b'HELLO, RAW\n'):
