@@ -293,15 +293,20 @@ def main():
               f"({verdict}{note})")
         bad += not ok
 
+    summary = f"master: {len(planned) - bad} of {len(planned)} jobs as expected"
     if opts.replicas == 2:
+        # What a submitter who cannot compute the answer has: two workers'
+        # outputs, which must be identical.
+        disagree = 0
         for proc in range(0, len(planned), 2):
             a, b = planned[proc], planned[proc + 1]
-            if proc in outputs and proc + 1 in outputs:
-                agree = outputs[proc] == outputs[proc + 1]
-                print(f"master: integrity: {a['name']} [{a['label']}, {b['label']}]: outputs "
-                      + ("agree" if agree else "DISAGREE: one of the two workers is wrong"))
-                bad += not agree
-    print(f"master: {len(planned) - bad} of {len(planned)} jobs as expected")
+            agree = proc in outputs and proc + 1 in outputs and outputs[proc] == outputs[proc + 1]
+            print(f"master: integrity: {a['name']} [{a['label']}, {b['label']}]: outputs "
+                  + ("agree" if agree else "DISAGREE: one of the two workers is wrong"))
+            disagree += not agree
+        summary += f"; {len(planned) // 2 - disagree} of {len(planned) // 2} pairs agree"
+        bad += disagree
+    print(summary)
     sys.stdout.flush()
     return 1 if bad else 0
 
