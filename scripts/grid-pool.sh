@@ -19,9 +19,9 @@ GRID_ROOT_KEY=trixie-condor-1
 GRID_MIRROR=${GRID_MIRROR:-http://deb.debian.org/debian}
 PACKAGES="condor minicondor python3"
 if command -v zstd >/dev/null; then   # 3x faster to unpack than gzip here
-    TARBALL=$GRID_CACHE/$GRID_ROOT_KEY.tar.zst TAR_COMPRESS=--zstd
+    TARBALL=$GRID_CACHE/$GRID_ROOT_KEY.tar.zst TAR_COMPRESS=(--use-compress-program="zstd -T0 -3")
 else
-    TARBALL=$GRID_CACHE/$GRID_ROOT_KEY.tar.gz TAR_COMPRESS=--gzip
+    TARBALL=$GRID_CACHE/$GRID_ROOT_KEY.tar.gz TAR_COMPRESS=(--gzip)
 fi
 WORK=$REPO/build/grid
 ROOT=$WORK/root
@@ -52,29 +52,26 @@ for f in build/seccomp-emu build/examples/safe_job64 build/examples/raw/count_jo
     [ -e "$f" ] || fail "$f was not built (the grid needs the x86 guests)"
 done
 
-# ---- the cached chroot ----
-build_root_tarball() {
+# ---- the chroot, built once and cached ----
+build_root() {  # into $ROOT (a fresh machine), then cached as $TARBALL
     command -v debootstrap >/dev/null || {
         say "installing debootstrap (host tool to build the chroot)"
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null
     }
     mkdir -p "$GRID_CACHE"
-    local tmp=$GRID_CACHE/build.$$
-    rm -rf "$tmp"
-    say "building the trixie chroot in $tmp (cached afterwards as $TARBALL)"
-    # shellcheck disable=SC2064
-    trap "umount '$tmp/proc' 2>/dev/null || true; rm -rf '$tmp'" RETURN
-    nice -n 10 debootstrap --variant=minbase trixie "$tmp" "$GRID_MIRROR" >"$GRID_CACHE/debootstrap.log" 2>&1 \
+    say "building the trixie chroot (once; cached afterwards as $TARBALL)"
+    nice -n 10 debootstrap --variant=minbase trixie "$ROOT" "$GRID_MIRROR" >"$GRID_CACHE/debootstrap.log" 2>&1 \
         || fail "debootstrap failed: see $GRID_CACHE/debootstrap.log"
-    printf '#!/bin/sh\nexit 101\n' >"$tmp/usr/sbin/policy-rc.d"   # no services started in the chroot
-    chmod +x "$tmp/usr/sbin/policy-rc.d"
-    mount -t proc proc "$tmp/proc"
-    DEBIAN_FRONTEND=noninteractive nice -n 10 chroot "$tmp" sh -c \
+    printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"   # no services started in the chroot
+    chmod +x "$ROOT/usr/sbin/policy-rc.d"
+    mount -t proc proc "$ROOT/proc"; MOUNTS+=("$ROOT/proc")
+    DEBIAN_FRONTEND=noninteractive nice -n 10 chroot "$ROOT" sh -c \
         "apt-get update -q && apt-get install -y -q --no-install-recommends $PACKAGES && apt-get clean" \
         >"$GRID_CACHE/apt.log" 2>&1 || fail "installing $PACKAGES in the chroot failed: see $GRID_CACHE/apt.log"
-    umount "$tmp/proc"
-    chroot "$tmp" useradd -m -s /bin/sh "$USER_NAME"
-    tar -C "$tmp" $TAR_COMPRESS -cf "$TARBALL.part" . && mv "$TARBALL.part" "$TARBALL"
+    umount "$ROOT/proc"; unset 'MOUNTS[-1]'
+    chroot "$ROOT" useradd -m -s /bin/sh "$USER_NAME"
+    # Written aside and renamed: an interrupted run leaves no half tarball.
+    tar -C "$ROOT" "${TAR_COMPRESS[@]}" -cf "$TARBALL.part.$$" . && mv "$TARBALL.part.$$" "$TARBALL"
 }
 
 # ---- tear-down, on every exit ----
@@ -90,8 +87,8 @@ teardown() {
     if [ -e "$ROOT/usr/sbin/condor_master" ] && [ -f "$WORK/master.pid" ]; then
         local pid
         pid=$(cat "$WORK/master.pid")
-        # The master stops its daemons, which stop their jobs.
-        kill -TERM "$pid" 2>/dev/null
+        # SIGQUIT: the master's fast shutdown; its daemons stop their jobs.
+        kill -QUIT "$pid" 2>/dev/null
         for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
         kill -KILL "$pid" 2>/dev/null
     fi
@@ -114,13 +111,17 @@ trap teardown EXIT
 trap 'exit 130' INT TERM
 
 started=$(date +%s)
-[ -f "$TARBALL" ] || build_root_tarball
+grep -q " $ROOT " /proc/mounts && fail "$ROOT is mounted (a pool still running?)"
 rm -rf "$ROOT"
 mkdir -p "$ROOT"
 # The root is a mount point, else the starter fails to make the job's
 # private /tmp ("Failed to unshare the mount namespace").
 mount --bind "$ROOT" "$ROOT"; MOUNTS+=("$ROOT")
-tar -C "$ROOT" $TAR_COMPRESS -xf "$TARBALL"
+if [ -f "$TARBALL" ]; then
+    tar -C "$ROOT" "${TAR_COMPRESS[@]}" -xf "$TARBALL"
+else
+    build_root
+fi
 mount -t proc proc "$ROOT/proc"; MOUNTS+=("$ROOT/proc")
 mount --bind /dev "$ROOT/dev"; MOUNTS+=("$ROOT/dev")
 say "chroot ready in $(( $(date +%s) - started )) s"
@@ -229,6 +230,25 @@ if as_user env -C "$HOME_IN/wrapper-alone" _CONDOR_JOB_AD="$HOME_IN/wrapper-alon
     fail "the wrapper ran a job without +SeccompEmu"
 fi
 say "4. wrapper alone, job without +SeccompEmu: $(cat "$W/error")"
+# ... and a raw job whose data image is a symbolic link to a file of the
+# worker, or whose image name carries a comma (a second --raw image).
+wrapper_alone() {  # job ad line, executable name: the refusal, or "RAN"
+    printf 'SeccompEmu = true\nSeccompEmuMode = "raw"\nSeccompEmuArch = "x86_64"\n%s\n' "$1" >"$W/.job.ad"
+    rm -f "$W/error"
+    if as_user env -C "$HOME_IN/wrapper-alone" _CONDOR_JOB_AD="$HOME_IN/wrapper-alone/.job.ad" \
+        _CONDOR_WRAPPER_ERROR_FILE="$HOME_IN/wrapper-alone/error" "$LIBEXEC/seccomp-emu-wrapper" \
+        "$2" >/dev/null 2>&1; then echo RAN; else cat "$W/error"; fi
+}
+cp build/examples/raw/count_job_x86_64.text.bin "$W/text.bin"
+cp build/examples/raw/count_job_x86_64.text.bin "$W/text.bin,passwd"
+ln -s /etc/passwd "$W/passwd"
+for attempt in 'SeccompEmuRawData = "passwd"|text.bin|not a regular file' \
+               'SeccompEmuRawData = ""|text.bin,passwd|plain file name'; do
+    IFS='|' read -r ad exe want <<<"$attempt"
+    got=$(wrapper_alone "$ad" "$exe")
+    case $got in *"$want"*) say "4. wrapper alone, $ad, executable $exe: $got" ;;
+                 *) fail "wrapper alone, $ad, executable $exe: $got" ;; esac
+done
 declare -A cluster
 for b in script dynamic noflag environment; do
     cluster[$b]=$(submit bypass $b.sub)
