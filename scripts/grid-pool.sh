@@ -74,6 +74,7 @@ build_root() {  # into $ROOT (a fresh machine), then cached as $TARBALL
     tar -C "$ROOT" "${TAR_COMPRESS[@]}" -cf "$TARBALL.part.$$" . && mv "$TARBALL.part.$$" "$TARBALL"
 }
 
+started=$(date +%s)
 # ---- tear-down, on every exit ----
 MOUNTS=()
 teardown() {
@@ -96,6 +97,7 @@ teardown() {
     for p in /proc/[0-9]*; do
         [ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && kill -KILL "${p#/proc/}" 2>/dev/null
     done
+    say "tear-down: daemons stopped after $(( $(date +%s) - started )) s"
     for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
         umount "${MOUNTS[$i]}" 2>/dev/null || umount -l "${MOUNTS[$i]}"
     done
@@ -104,13 +106,12 @@ teardown() {
     else
         echo "grid-pool: $ROOT is still mounted; not removed" >&2
     fi
-    [ $rc -eq 0 ] && say "torn down" || echo "grid-pool: torn down after a failure (status $rc)" >&2
+    [ $rc -eq 0 ] && say "torn down after $(( $(date +%s) - started )) s in all" || echo "grid-pool: torn down after a failure (status $rc)" >&2
     exit $rc
 }
 trap teardown EXIT
 trap 'exit 130' INT TERM
 
-started=$(date +%s)
 grep -q " $ROOT " /proc/mounts && fail "$ROOT is mounted (a pool still running?)"
 rm -rf "$ROOT"
 mkdir -p "$ROOT"
@@ -143,7 +144,8 @@ cp build/examples/safe_job32 build/examples/safe_job64 build/examples/malicious_
 cp build/examples/raw/*.bin "$J/raw/"
 cp examples/master.py "$ROOT$HOME_IN/examples/"
 cp grid/submit/master.py grid/submit/job.sub "$ROOT$HOME_IN/grid/submit/"
-mkdir -p "$ROOT$HOME_IN/bypass" "$ROOT$HOME_IN/bare"
+mkdir -p "$ROOT$HOME_IN/bypass" "$ROOT$HOME_IN/bare" "$ROOT$HOME_IN/limits"
+cp build/examples/safe_job64 grid/pool/limits/output.sub "$ROOT$HOME_IN/limits/"
 cp grid/pool/bypass/*.sub grid/pool/bypass/marker.sh "$ROOT$HOME_IN/bypass/"
 gcc -O2 -o "$ROOT$HOME_IN/bypass/marker_dynamic" grid/pool/bypass/marker_dynamic.c
 cp build/examples/safe_job64 grid/submit/job.sub "$ROOT$HOME_IN/bare/"
@@ -281,5 +283,28 @@ fi
 [ "$(grep -c ": outputs DISAGREE" "$WORK/dishonest.txt")" -eq 2 ] || fail "expected 2 disagreements"
 say "5. the master caught the dishonest worker on both jobs"
 rm -f "$ROOT/etc/condor/config.d/80-dishonest-slot.config"
+
+# ---- 6. the owner's limit holds; a job can only lower it ----
+install -m 644 grid/pool/75-tight-output.config "$ROOT/etc/condor/config.d/"
+say "6. the owner now allows 20 bytes of output; jobs asking for 10 and for 1000000"
+declare -A limit_job
+for asked in 10 1000000; do
+    limit_job[$asked]=$(as_user sh -c "cd $HOME_IN/limits && condor_submit -terse -a asked=$asked output.sub" \
+        | sed -n 's/^\([0-9]*\)\.0 - .*/\1/p')
+    [ -n "${limit_job[$asked]}" ] || fail "condor_submit output.sub asked=$asked"
+done
+limits_ended() { in_history "${limit_job[10]}" && in_history "${limit_job[1000000]}"; }
+wait_for 90 "the limit jobs to end" limits_ended
+for asked in 10 1000000; do
+    want=$(( asked < 20 ? asked : 20 ))
+    read -r code by_signal signal < <(as_user condor_history "${limit_job[$asked]}" -limit 1 \
+        -af ExitCode ExitBySignal ExitSignal)
+    got=$(wc -c <"$ROOT$HOME_IN/limits/asked-$asked.out")
+    err=$(head -c 300 "$ROOT$HOME_IN/limits/asked-$asked.err")
+    [ "$got $by_signal $signal" = "$want true 25" ] \
+        || fail "job asking for $asked bytes: ExitCode $code ExitBySignal $by_signal ExitSignal $signal, $got bytes (expected $want, then SIGXFSZ (25)); stderr: $err"
+    say "6. job asking for $asked bytes: $got bytes out, then signal $signal (SIGXFSZ); stderr: $err"
+done
+rm -f "$ROOT/etc/condor/config.d/75-tight-output.config"
 
 say "all checks passed in $(( $(date +%s) - started )) s"
