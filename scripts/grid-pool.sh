@@ -7,7 +7,7 @@
 # everything down (also on failure).  Needs root (mount, chroot).
 #
 # The host's packages are left alone: HTCondor lives in the chroot, which
-# is built once with debootstrap (about 5 minutes) and cached as a tarball
+# is built once with debootstrap (about 4 minutes) and cached as a tarball
 # under /var/tmp (GRID_CACHE), keyed by GRID_ROOT_KEY.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,6 +74,8 @@ build_root() {  # into $ROOT (a fresh machine), then cached as $TARBALL
     tar -C "$ROOT" "${TAR_COMPRESS[@]}" -cf "$TARBALL.part.$$" . && mv "$TARBALL.part.$$" "$TARBALL"
 }
 
+# Before the trap: the tear-down must not stop another run's pool.
+grep -q " $ROOT " /proc/mounts && fail "$ROOT is mounted (a pool still running?)"
 started=$(date +%s)
 # ---- tear-down, on every exit ----
 MOUNTS=()
@@ -112,7 +114,6 @@ teardown() {
 trap teardown EXIT
 trap 'exit 130' INT TERM
 
-grep -q " $ROOT " /proc/mounts && fail "$ROOT is mounted (a pool still running?)"
 rm -rf "$ROOT"
 mkdir -p "$ROOT"
 # The root is a mount point, else the starter fails to make the job's
