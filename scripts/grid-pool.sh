@@ -236,9 +236,10 @@ if as_user env -C "$HOME_IN/wrapper-alone" _CONDOR_JOB_AD="$HOME_IN/wrapper-alon
 fi
 say "4. wrapper alone, job without +SeccompEmu: $(cat "$W/error")"
 # ... and a raw job whose data image is a symbolic link to a file of the
-# worker, or whose image name carries a comma (a second --raw image).
-wrapper_alone() {  # job ad line, executable name: the refusal, or "RAN"
-    printf 'SeccompEmu = true\nSeccompEmuMode = "raw"\nSeccompEmuArch = "x86_64"\n%s\n' "$1" >"$W/.job.ad"
+# worker, or whose image name carries a comma (a second --raw image), and
+# an ELF job asking to run without --strict, which this owner does not allow.
+wrapper_alone() {  # job ad lines (;-separated), executable name: the refusal, or "RAN"
+    printf 'SeccompEmu = true\n%s\n' "${1//; /$'\n'}" >"$W/.job.ad"
     rm -f "$W/error"
     if as_user env -C "$HOME_IN/wrapper-alone" _CONDOR_JOB_AD="$HOME_IN/wrapper-alone/.job.ad" \
         _CONDOR_WRAPPER_ERROR_FILE="$HOME_IN/wrapper-alone/error" "$LIBEXEC/seccomp-emu-wrapper" \
@@ -247,8 +248,11 @@ wrapper_alone() {  # job ad line, executable name: the refusal, or "RAN"
 cp build/examples/raw/count_job_x86_64.text.bin "$W/text.bin"
 cp build/examples/raw/count_job_x86_64.text.bin "$W/text.bin,passwd"
 ln -s /etc/passwd "$W/passwd"
-for attempt in 'SeccompEmuRawData = "passwd"|text.bin|not a regular file' \
-               'SeccompEmuRawData = ""|text.bin,passwd|plain file name'; do
+cp build/examples/safe_job64 "$W/"
+raw='SeccompEmuMode = "raw"; SeccompEmuArch = "x86_64"'
+for attempt in "$raw; SeccompEmuRawData = \"passwd\"|text.bin|not a regular file" \
+               "$raw; SeccompEmuRawData = \"\"|text.bin,passwd|plain file name" \
+               'SeccompEmuMode = "emulated"|safe_job64|not one this machine'"'"'s owner allows'; do
     IFS='|' read -r ad exe want <<<"$attempt"
     got=$(wrapper_alone "$ad" "$exe")
     case $got in *"$want"*) say "4. wrapper alone, $ad, executable $exe: $got" ;;
