@@ -32,7 +32,7 @@
 #define EXIT_CANNOT_EXECUTE 126
 #define EXIT_NOT_FOUND 127
 
-static gboolean opt_strict, opt_quiet;
+static gboolean opt_strict, opt_quiet, opt_version;
 static char *opt_kernel, *opt_cpu;
 static char **opt_env;
 
@@ -73,6 +73,8 @@ static const GOptionEntry options[] = {
     { "seccomp-profile", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (void *)add_policy,
       "Attach an OCI seccomp profile (JSON), compiled by libseccomp for the guest's ABI "
       "(repeatable)", "FILE.json" },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version,
+      "Print the version, the CPU engine and the guest ABIs, then exit", NULL },
     { NULL },
 };
 
@@ -187,6 +189,14 @@ int main(int argc, char **argv)
     if (!g_option_context_parse(ctx, &argc, &argv, &gerr))
         die(EXIT_USAGE, NULL, gerr->message);
     g_option_context_free(ctx);
+    if (opt_version) {
+        /* One line a grid worker's probe (grid/execute) parses. */
+        unsigned int uc_major, uc_minor;
+        uc_version(&uc_major, &uc_minor);
+        printf("seccomp-emu %s engine unicorn-%u.%u abis x86_64,i386\n", SECCOMP_EMU_VERSION,
+               uc_major, uc_minor);
+        return 0;
+    }
     int first = 1;
     if (first < argc && !strcmp(argv[first], "--"))
         first++;
