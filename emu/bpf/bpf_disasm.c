@@ -14,7 +14,10 @@ static const char *const jmp_names[16] = {
     [0x0] = "ja", [0x1] = "jeq", [0x2] = "jgt", [0x3] = "jge", [0x4] = "jset",
 };
 
-const char *bpf_seccomp_field(uint32_t off)
+/* The name of the seccomp_data bytes a 32-bit load at offset off reads
+ * ("nr", "arch", "ip", "ip.hi", "args[2]", "args[2].hi"), or NULL when the
+ * offset is not one of them (misaligned, or past the 64 bytes). */
+static const char *bpf_seccomp_field(uint32_t off)
 {
     static const char *const names[16] = {
         "nr", "arch", "ip", "ip.hi",

@@ -38,9 +38,4 @@ void bpf_disasm_prog(GString *out, const struct sock_filter_linux *prog, size_t 
  * ALLOW(5).  A value that is no action is written in hex (0x00040000). */
 void bpf_disasm_action(GString *out, uint32_t ret);
 
-/* The name of the seccomp_data bytes a 32-bit load at offset off reads
- * ("nr", "arch", "ip", "ip.hi", "args[2]", "args[2].hi"), or NULL when the
- * offset is not one of them (misaligned, or past the 64 bytes). */
-const char *bpf_seccomp_field(uint32_t off);
-
 #endif

@@ -27,15 +27,6 @@ GOptionGroup *sandbox_option_group(void)
     return g;
 }
 
-bool sandbox_available(void)
-{
-#ifdef HAVE_SELF_SANDBOX
-    return true;
-#else
-    return false;
-#endif
-}
-
 /* Exit status when the forbidden call of the test switch was not stopped. */
 #define EXIT_SANDBOX_LEAK 70
 

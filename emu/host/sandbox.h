@@ -4,8 +4,7 @@
  * a seccomp filter allowing just those (emu/host/sandbox_linux.c, the allowlist
  * is one table there), so that even a bug in seccomp-emu or Unicorn that a
  * guest manages to exploit cannot open a file or start a process.  On hosts
- * without it (not Linux, or no libseccomp at build time) nothing happens and
- * sandbox_available() says so. */
+ * without it (not Linux, or no libseccomp at build time) nothing happens. */
 #ifndef EMU_SANDBOX_H
 #define EMU_SANDBOX_H
 
@@ -16,8 +15,6 @@
 
 /* --no-self-sandbox, and a hidden switch for the tests. */
 GOptionGroup *sandbox_option_group(void);
-
-bool sandbox_available(void);
 
 /* Call last, after every other set-up step and just before the guest's
  * first instruction: nothing that opens, creates or spawns works after it. */

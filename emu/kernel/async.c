@@ -66,7 +66,9 @@ static int64_t mono_now(void)
     return ts.tv_sec * NS + ts.tv_nsec;
 }
 
-int64_t async_cpu_time(void)
+/* The guest's CPU time so far (process CPU time: the guest runs on the
+ * emulator's thread), in nanoseconds. */
+static int64_t async_cpu_time(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)

@@ -53,8 +53,4 @@ void async_set_cpu_limit(uint64_t soft, uint64_t hard);
 /* Wall-clock limit from now, then SIGKILL with `reason` on stderr. */
 void async_set_timeout(int64_t ns, const char *reason);
 
-/* The guest's CPU time so far (process CPU time: the guest runs on the
- * emulator's thread), in nanoseconds. */
-int64_t async_cpu_time(void);
-
 #endif

@@ -78,7 +78,7 @@ static void sigset_line(GString *s, const char *name, uint64_t set)
     g_string_append_printf(s, "%s:\t%016" G_GINT64_MODIFIER "x\n", name, set);
 }
 
-char *vfile_proc_status(const struct task *t)
+static char *vfile_proc_status(const struct task *t)
 {
     GString *s = g_string_new(NULL);
     g_autofree char *base = g_path_get_basename(t->exe_path ? t->exe_path : "guest");

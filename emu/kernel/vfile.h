@@ -26,6 +26,4 @@ void vfile_stat(const struct gfd *g, uint32_t *mode, uint64_t *rdev_major,
 
 /* /proc/self/status as the kernel prints it, for the fields the
  * emulator knows; returns a new string. */
-char *vfile_proc_status(const struct task *t);
-
 #endif

@@ -49,7 +49,7 @@ int guest_clock_getres(int clk, int64_t *nsec)
     return 0;
 }
 
-bool put_timespec(struct task *t, uint64_t addr, int64_t sec, int64_t nsec, bool wide)
+static bool put_timespec(struct task *t, uint64_t addr, int64_t sec, int64_t nsec, bool wide)
 {
     if (wide) {
         int64_t v[2] = { sec, nsec };

@@ -9,6 +9,5 @@
 
 int guest_clock_gettime(int clk, int64_t *sec, int64_t *nsec);
 int guest_clock_getres(int clk, int64_t *nsec);
-bool put_timespec(struct task *t, uint64_t addr, int64_t sec, int64_t nsec, bool wide);
 
 #endif
