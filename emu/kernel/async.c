@@ -15,21 +15,16 @@
 #include "emu/engine/host_tune.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
+#include "emu/xlat.h"
 
 #define NS 1000000000ll
 #define KICK_RETRY_MS 1 /* a stop that lands between two engine runs is lost */
 
 enum kill_event { KILL_NONE, KILL_CPU_HARD, KILL_TIMEOUT };
 
-/* Host signals forwarded to the guest, and how each is numbered there. */
-static const struct {
-    int host, guest;
-} forwarded[] = {
-    { SIGHUP, SIGHUP_LINUX },
-    { SIGINT, SIGINT_LINUX },
-    { SIGQUIT, SIGQUIT_LINUX },
-    { SIGTERM, SIGTERM_LINUX },
-};
+/* The signals forwarded from seccomp-emu to the guest (their host numbers
+ * come from emu/xlat.c). */
+static const int forwarded[] = { SIGHUP_LINUX, SIGINT_LINUX, SIGQUIT_LINUX, SIGTERM_LINUX };
 
 static struct {
     struct task *t;
@@ -118,9 +113,9 @@ static void on_host_signal(int hsig, siginfo_t *si, void *uctx)
     (void)uctx;
     int saved = errno;
     for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++) {
-        if (forwarded[i].host != hsig)
+        int g = forwarded[i];
+        if (xlat_signal_to_host(g) != hsig)
             continue;
-        int g = forwarded[i].guest;
         int code = SI_KERNEL_LINUX;
         if (si->si_code == SI_USER)
             code = SI_USER_LINUX;
@@ -270,8 +265,9 @@ err_t async_start(struct task *t)
         sa.sa_sigaction = on_host_signal;
         sa.sa_flags = SA_SIGINFO | SA_RESTART;
         sigfillset(&sa.sa_mask);
-        if (sigaction(forwarded[i].host, &sa, NULL) != 0)
-            return err_new("sigaction(%d): %s", forwarded[i].host, g_strerror(errno));
+        int host = xlat_signal_to_host(forwarded[i]);
+        if (sigaction(host, &sa, NULL) != 0)
+            return err_new("sigaction(%d): %s", host, g_strerror(errno));
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -285,7 +281,7 @@ err_t async_start(struct task *t)
     sigset_t need;
     sigemptyset(&need);
     for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++)
-        sigaddset(&need, forwarded[i].host);
+        sigaddset(&need, xlat_signal_to_host(forwarded[i]));
     sigaddset(&need, INTERRUPT_SIGNAL);
     if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
         return err_new("pthread_sigmask: %s", g_strerror(errno));
