@@ -1,7 +1,10 @@
 #!/bin/sh
 # Turns the static archive of Unicorn or Capstone into one relocatable
 # object that holds only the x86 target and exports only the library's API
-# (uc_* or cs_*), for a static link into seccomp-emu.
+# (uc_* or cs_*), for a static link into seccomp-emu.  Unicorn's archive is
+# our own build of subprojects/unicorn, which has the x86 target only
+# already: for it the script only makes the one object with the API
+# visible.  Capstone's is the host's, with every target.
 #
 # Why x86 only: both archives hold every target they support, and both
 # reach each target from their core through a few names per target
@@ -35,13 +38,13 @@ has() { printf '%s\n' "$defined" | grep -qx "$1"; }
 # that every target has once), and the stubs those names need.
 case $lib in
 unicorn)
-    api=uc_
+    api=uc_ x86_init=uc_init_x86_64
     others=$(printf '%s\n' "$defined" | sed -n 's/^uc_init_//p' | grep -vx x86_64 || true)
     has uc_init_x86_64 || others=""
     stub_names() { for a in $others; do echo "uc_init_$a reg_read_$a reg_write_$a"; done; }
     ;;
 capstone)
-    api=cs_
+    api=cs_ x86_init=X86_global_init
     others=$(printf '%s\n' "$defined" | sed -n 's/_global_init$//p' | grep -vx X86 || true)
     has X86_global_init || others=""
     stub_names() { for a in $others; do echo "${a}_global_init ${a}_option"; done; }
@@ -93,7 +96,10 @@ EOF
     [ -z "$stray" ] || { echo "x86-object.sh: $lib: other targets still linked ($stray)" >&2; return 1; }
 }
 
-if ! x86_only; then
+if [ -z "$others" ] && has "$x86_init"; then
+    # shellcheck disable=SC2086 # one word per entry point
+    link $entries   # built with its x86 target only: nothing to leave out
+elif ! x86_only; then
     echo "x86-object.sh: warning: $lib keeps all of its targets (the x86-only selection failed)" >&2
     # shellcheck disable=SC2086 # one word per entry point
     link $entries
