@@ -6,6 +6,15 @@
 
 #include "abi/linux.h"
 
+#ifdef MAP_NORESERVE
+#define GUARD_NORESERVE MAP_NORESERVE
+#else
+#define GUARD_NORESERVE 0
+#endif
+
+/* The guest's page, not the host's: host memory is taken in chunks that
+ * mmap rounds to the host's page (16 KiB on Apple Silicon), and only
+ * guest-page arithmetic is done here (tests/unit/test_mem.c, host_page). */
 #define PAGE 4096ull
 #define PAGE_DOWN(x) ((x) & ~(PAGE - 1))
 #define PAGE_UP(x) (((x) + PAGE - 1) & ~(PAGE - 1))
@@ -652,9 +661,12 @@ void *mm_guard(void)
 {
     static void *guard;
     if (!guard) {
-        /* Address space only: PROT_NONE, never touched, costs no memory. */
+        /* Address space only: PROT_NONE, never touched, costs no memory.
+         * MAP_NORESERVE keeps Linux from charging it to the commit limit
+         * under strict overcommit; hosts without the flag (the BSDs) do not
+         * charge PROT_NONE mappings. */
         void *p = mmap(NULL, MAX_RW_COUNT_LINUX + (size_t)PAGE, PROT_NONE,
-                       MAP_PRIVATE | MAP_ANON | MAP_NORESERVE, -1, 0);
+                       MAP_PRIVATE | MAP_ANON | GUARD_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
             g_error("cannot reserve the guard range: %s", g_strerror(errno));
         guard = p;
