@@ -388,6 +388,7 @@ static const enum aarch64_cond_code tcg_cond_to_aarch64[] = {
     [TCG_COND_GTU] = COND_HI,
     [TCG_COND_GEU] = COND_HS,
     [TCG_COND_LEU] = COND_LS,
+    [TCG_COND_ALWAYS] = COND_AL,   /* Unicorn: tcg_out_tlb_read's slow path */
 };
 
 typedef enum {
@@ -1711,7 +1712,12 @@ static void tcg_out_tlb_read(TCGContext *s, TCGReg addr_reg, MemOp opc,
 
     /* If not equal, we jump to the slow path. */
     *label_ptr = s->code_ptr;
-    tcg_out_insn(s, 3202, B_C, TCG_COND_NE, 0);
+    // Unicorn: with memory hooks, every access takes the slow path, whose
+    // helpers call them (as tcg/i386 does); the fast path would skip them
+    if (!HOOK_EXISTS(s->uc, UC_HOOK_MEM_READ) && !HOOK_EXISTS(s->uc, UC_HOOK_MEM_WRITE))
+        tcg_out_insn(s, 3202, B_C, TCG_COND_NE, 0);
+    else
+        tcg_out_insn(s, 3202, B_C, TCG_COND_ALWAYS, 0);
 }
 
 #endif /* CONFIG_SOFTMMU */
