@@ -12,10 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
+scripts/test-arm64.sh --suite unit >/dev/null   # the arm64 toolchain, libraries and binfmt
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-dpkg-query -W -f='${Status}' qemu-system-arm 2>/dev/null | grep -q 'install ok installed' ||
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends qemu-system-arm >/dev/null
+for p in qemu-system-arm libseccomp-dev:arm64; do
+    dpkg-query -W -f='${Status}' $p 2>/dev/null | grep -q 'install ok installed' ||
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $p >/dev/null
+done
 sb=build-arm64-sandbox
 if [ ! -f $sb/build.ninja ]; then
     meson setup $sb --cross-file build-aux/cross/aarch64-linux-gnu.ini -Dself_sandbox=enabled >/dev/null
