@@ -515,7 +515,11 @@ static gchar *default_emu(void)
         return g_strdup(env);
     /* Next to this binary, or one level up (meson puts tools/ in a subdir
      * of the build tree and the emulator at its top). */
+#ifdef __linux__
     gchar *self = g_file_read_link("/proc/self/exe", NULL);
+#else
+    gchar *self = NULL;   /* no /proc: SECCOMP_EMU or --emu, else the PATH */
+#endif
     if (!self)
         return g_strdup("seccomp-emu");
     gchar *dir = g_path_get_dirname(self);

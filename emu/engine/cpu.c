@@ -6,6 +6,8 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#else
+#include <glib.h>
 #endif
 
 #define CR0_MP (1u << 1)
@@ -241,6 +243,20 @@ bool cpu_in_64bit_code(struct task *t)
     return t->is64 && (cpu_reg(t, UC_X86_REG_CS) & 0xffff) == SEL_USER_CS_LINUX;
 }
 
+/* --cpu=host: the vendor of the x86 CPU underneath, else Intel.  On x86,
+ * CPUID says.  Elsewhere there is usually none and Intel is the default;
+ * but an x86 machine running this build under a user-mode emulator
+ * (scripts/test-arm64.sh: qemu-aarch64 passes the real /proc/cpuinfo
+ * through) runs the native legs on that CPU, and the harnesses
+ * (tools/recording.c, tests/native_oracle.py) read the same vendor_id line
+ * by the same rule: AMD or Hygon -> AMD, anything else -> Intel
+ * (docs/portability.md). */
+static enum vendor vendor_from_id(const char *id)
+{
+    /* Hygon follows AMD's rules for the 32-bit fast entries. */
+    return !strcmp(id, "AuthenticAMD") || !strcmp(id, "HygonGenuine") ? VENDOR_AMD : VENDOR_INTEL;
+}
+
 enum vendor cpu_host_vendor(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -251,10 +267,23 @@ enum vendor cpu_host_vendor(void)
         memcpy(v + 4, &d, 4);
         memcpy(v + 8, &c, 4);
         v[12] = 0;
-        /* Hygon follows AMD's rules for the 32-bit fast entries. */
-        if (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine"))
-            return VENDOR_AMD;
+        return vendor_from_id(v);
     }
+#elif defined(__linux__)
+    gchar *text = NULL;
+    enum vendor v = VENDOR_INTEL;
+    if (g_file_get_contents("/proc/cpuinfo", &text, NULL, NULL)) {
+        const char *line = strstr(text, "\nvendor_id");
+        line = line ? line + 1 : g_str_has_prefix(text, "vendor_id") ? text : NULL;
+        const char *colon = line ? strchr(line, ':') : NULL;
+        if (colon) {
+            gchar *id = g_strndup(colon + 1, strcspn(colon + 1, "\n"));
+            v = vendor_from_id(g_strstrip(id));
+            g_free(id);
+        }
+        g_free(text);
+    }
+    return v;
 #endif
     return VENDOR_INTEL;
 }

@@ -6,6 +6,15 @@
 
 #include "abi/linux.h"
 
+#ifdef MAP_NORESERVE
+#define GUARD_NORESERVE MAP_NORESERVE
+#else
+#define GUARD_NORESERVE 0
+#endif
+
+/* The guest's page, not the host's: host memory is taken in chunks that
+ * mmap rounds to the host's page (16 KiB on Apple Silicon), and only
+ * guest-page arithmetic is done here (tests/unit/test_mem.c, host_page). */
 #define PAGE_DOWN(x) ((x) & ~(PAGE_SIZE_LINUX - 1))
 
 /* Host memory comes from POSIX mmap (lazily zeroed; present on every host
@@ -650,9 +659,12 @@ void *mm_guard(void)
 {
     static void *guard;
     if (!guard) {
-        /* Address space only: PROT_NONE, never touched, costs no memory. */
+        /* Address space only: PROT_NONE, never touched, costs no memory.
+         * MAP_NORESERVE keeps Linux from charging it to the commit limit
+         * under strict overcommit; hosts without the flag (the BSDs) do not
+         * charge PROT_NONE mappings. */
         void *p = mmap(NULL, MAX_RW_COUNT_LINUX + (size_t)PAGE_SIZE_LINUX, PROT_NONE,
-                       MAP_PRIVATE | MAP_ANON | MAP_NORESERVE, -1, 0);
+                       MAP_PRIVATE | MAP_ANON | GUARD_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
             g_error("cannot reserve the guard range: %s", g_strerror(errno));
         guard = p;

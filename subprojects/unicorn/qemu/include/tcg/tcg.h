@@ -708,8 +708,13 @@ struct TCGContext {
     TCGv_i64 cpu_bndl[4];
     TCGv_i64 cpu_bndu[4];
 
-    /* qemu/tcg/i386/tcg-target.inc.c */
+    /* qemu/tcg/HOST/tcg-target.inc.c: code each engine's prologue emits
+       into its own buffer and its blocks jump to, so per engine, never
+       file-static (a second engine would redirect the first one's blocks
+       into its buffer, freed when it closes) */
     void *tb_ret_addr;
+    void *mips_bswap32_addr, *mips_bswap32u_addr, *mips_bswap64_addr;
+    void *sparc_qemu_ld_trampoline[16], *sparc_qemu_st_trampoline[16];
 
     /* target/riscv/translate.c */
     TCGv cpu_gpr[32], cpu_pc; // also target/mips/translate.c
