@@ -195,14 +195,15 @@ static const char *mode_id(int mode)
                                  : "disabled";
 }
 
-/* A filter's value as "ERRNO|12", "ALLOW", "0x40000 (unknown: kills)". */
+/* A filter's value as the disassembler spells it ("ERRNO(12)", "ALLOW"),
+ * or "0x40000 (unknown action: kills the process)". */
 static char *filter_value_text(uint32_t ret)
 {
-    const char *name = seccomp_action_name(ret & SECCOMP_RET_ACTION_FULL_LINUX);
-    uint32_t data = ret & SECCOMP_RET_DATA_LINUX;
-    if (!name)
+    if (!seccomp_action_name(ret & SECCOMP_RET_ACTION_FULL_LINUX))
         return g_strdup_printf("%#x (unknown action: kills the process)", ret);
-    return data ? g_strdup_printf("%s|%u", name, data) : g_strdup(name);
+    GString *text = g_string_new(NULL);
+    bpf_disasm_action(text, ret);
+    return g_string_free(text, FALSE);
 }
 
 /* Which filters ran and what decided, for a filtered call. */
