@@ -3,7 +3,8 @@
 # Debian: apt (Unicorn >= 2.1 comes from a pinned trixie source on bookworm,
 # because bookworm's 2.0.1 takes the slow store path: SPEC section 7).
 # libseccomp-dev: the self-sandbox; clang + libclang-rt-dev: the libFuzzer
-# harnesses (scripts/fuzz.sh, CI smoke runs).
+# harnesses (scripts/fuzz.sh, CI smoke runs); busybox-static + libzstd-dev:
+# the benchmark's real programs (bench/; their i386 builds: scripts/bench-deps.sh).
 # macOS: prints the Homebrew line instead of guessing.
 set -euo pipefail
 
@@ -22,7 +23,8 @@ SUDO=
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in meson ninja-build pkg-config gcc gcc-multilib libglib2.0-dev libcapstone-dev \
-         libcmocka-dev python3 qemu-user libseccomp-dev clang libclang-rt-dev strace binutils; do
+         libcmocka-dev python3 qemu-user libseccomp-dev clang libclang-rt-dev strace binutils \
+         busybox-static libzstd-dev; do
     have "$p" || need+=("$p")
 done
 
