@@ -70,7 +70,11 @@ class Job:
     (exit 0 natively and under seccomp-emu, 3 under QEMU); otherwise every
     runner must exit 0.  checksum: "printed" (the guest prints "checksum
     <hex>") or "stdout" (a hash of everything it wrote to fd 1).  max_reps
-    caps the measured runs of a slow job.  emu_may_fail: (status, why): a
+    caps the measured runs of a slow job, which also goes without the
+    unmeasured warm-up (its inputs are written just before, so already in
+    the page cache, and a run of seconds outlasts any frequency ramp; on
+    this shared 2-core machine the warm-ups were a quarter of the run).
+    emu_may_fail: (status, why): a
     seccomp-emu run ending so is shown in the table as what it is, not
     counted as a bench failure (any other outcome still is).  cpu_needs:
     /proc/cpuinfo flags a native run needs.  quick: in --quick runs."""
@@ -513,7 +517,7 @@ def main():
             print(f"bench: {job.name}: {len(kinds)} kinds x {n} runs", file=sys.stderr, flush=True)
             # One unmeasured warm-up of each kind (page cache, CPU frequency),
             # then the measured runs, the kinds in alternation.
-            for rep in range(-1, n):
+            for rep in range(0 if job.max_reps and not opts.smoke else -1, n):
                 for label, argv, want_status in kinds:
                     if label == "emu" and emu_failed:
                         continue
@@ -561,33 +565,49 @@ def main():
                 }
             evaluate(entry)
             results.append(entry)
+            # What is done so far, so that a run cut short leaves its part.
+            if len(results) < len(selected):
+                write_outputs(opts, gdir, emu, qemus, reps, notes, failures, results,
+                              load_start, started, f"{len(results)} of {len(selected)} jobs")
 
+    doc, table = write_outputs(opts, gdir, emu, qemus, reps, notes, failures, results,
+                               load_start, started, None)
+    print(table)
+    if opts.compare:
+        print(compare(opts.compare, doc))
+    print(f"bench: results in {opts.json or os.path.join(gdir, 'results.json')}", file=sys.stderr)
+    if opts.table:
+        print(f"bench: table in {opts.table}", file=sys.stderr)
+    for f in failures:
+        print(f"bench: FAILED: {f}", file=sys.stderr)
+    sys.exit(1 if failures else 0)
+
+
+def write_outputs(opts, gdir, emu, qemus, reps, notes, failures, results, load_start, started,
+                  partial):
+    """The results file and, with --table, the generated markdown page;
+    partial says how far a run still going has come."""
     info = machine_info(emu, qemus)
     info["load_start"] = [round(x, 2) for x in load_start]
     info["load_end"] = [round(x, 2) for x in os.getloadavg()]
     info["minutes"] = round((time.monotonic() - started) / 60, 1)
     info["command"] = shlex.join(["scripts/bench.sh"] + sys.argv[1:])
-    if opts.emu_flag:
-        notes.append("seccomp-emu ran with " + " ".join(opts.emu_flag))
-    doc = {"machine": info, "reps": reps, "smoke": opts.smoke, "notes": notes,
+    extra = ["seccomp-emu ran with " + " ".join(opts.emu_flag)] if opts.emu_flag else []
+    if partial:
+        extra.append(f"PARTIAL: the run was still going ({partial} done)")
+    doc = {"machine": info, "reps": reps, "smoke": opts.smoke, "notes": notes + extra,
            "failures": failures, "results": results}
     out_path = opts.json or os.path.join(gdir, "results.json")
-    with open(out_path, "w") as f:
+    with open(out_path + ".tmp", "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
-
+    os.replace(out_path + ".tmp", out_path)
     table = render(doc)
-    print(table)
-    if opts.compare:
-        print(compare(opts.compare, doc))
-    print(f"bench: results in {out_path}", file=sys.stderr)
     if opts.table:
-        with open(opts.table, "w") as f:
+        with open(opts.table + ".tmp", "w") as f:
             f.write(render_page(doc, table))
-        print(f"bench: table in {opts.table}", file=sys.stderr)
-    for f in failures:
-        print(f"bench: FAILED: {f}", file=sys.stderr)
-    sys.exit(1 if failures else 0)
+        os.replace(opts.table + ".tmp", opts.table)
+    return doc, table
 
 
 def med(entry, kind, field="median_wall_ms"):
@@ -695,7 +715,8 @@ def render(doc):
     lines.append(f"Machine: {m.get('cpu')}, {m.get('cores')} cores, Linux {m.get('kernel')}; "
                  f"Unicorn {m.get('unicorn')}; {m.get('qemu', 'no QEMU')}; "
                  f"seccomp-emu {m.get('commit', '?')}; {m.get('date')}; "
-                 f"medians of {doc['reps']} runs (start-up: {doc['reps'] * 4}); in "
+                 f"medians of {doc['reps']} runs (start-up: {doc['reps'] * 4}; jobs of seconds: at "
+                 f"most 5, without the warm-up); in "
                  f"parentheses the lowest and highest ratio of a single round (the kinds of a "
                  f"round run back to back).")
     lines.append("")
@@ -729,8 +750,10 @@ def render(doc):
                          f"{fmt_spread(k.get('vs_plain', 1.0), k.get('vs_plain_rounds'))} |")
         lines.append("")
         lines.append(f"Feature targets: {verdict(e)}.")
-    if doc["notes"]:
+    if doc["notes"] or doc["failures"]:
         lines.append("")
+        for n in doc["failures"]:
+            lines.append(f"- FAILED: {n}")
         for n in doc["notes"]:
             lines.append(f"- {n}")
     return "\n".join(lines)
@@ -762,12 +785,12 @@ def render_page(doc, table):
         f"{m.get('qemu', 'no QEMU')}",
         f"- date: {m.get('date')}",
         f"- load average (1, 5, 15 min) at start {m['load_start']}, at end {m['load_end']}"
-        + (f": the machine was loaded by other work (more runnable tasks than {cores // 2 or 1} "
-           f"on {cores} cores), so wall times include waiting for a core; read the ranges"
-           if busy else ""),
+        + (f": the machine was loaded by other work (a load above half its {cores} cores), "
+           f"so wall times include waiting for a core; read the ranges" if busy else ""),
         "",
         "Each job runs natively (where this host can), under QEMU user mode and under "
-        "seccomp-emu, the kinds in alternation after one unmeasured warm-up; every run must "
+        "seccomp-emu, the kinds in alternation after one unmeasured warm-up (none for jobs of "
+        "seconds); every run must "
         "print the native run's checksum (or, where the host cannot run the job natively, "
         "QEMU's) and exit as expected. Freestanding guests enter strict mode themselves "
         "(exit 3 under QEMU, which has no seccomp); the real programs (Debian's static "
@@ -777,7 +800,7 @@ def render_page(doc, table):
         "BUILD/bench/inputs. Peak memory is each run's own maxrss (wait4).",
         "",
     ]
-    return "\n".join(head) + table + "\n"
+    return "\n".join(head) + "\n" + table + "\n"
 
 
 def compare(path, doc):
