@@ -604,6 +604,7 @@ def write_outputs(opts, gdir, emu, qemus, reps, notes, failures, results, load_s
     os.replace(out_path + ".tmp", out_path)
     table = render(doc)
     if opts.table:
+        os.makedirs(os.path.dirname(os.path.abspath(opts.table)), exist_ok=True)
         with open(opts.table + ".tmp", "w") as f:
             f.write(render_page(doc, table))
         os.replace(opts.table + ".tmp", opts.table)
