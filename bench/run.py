@@ -591,7 +591,8 @@ def write_outputs(opts, gdir, emu, qemus, reps, notes, failures, results, load_s
     info["load_start"] = [round(x, 2) for x in load_start]
     info["load_end"] = [round(x, 2) for x in os.getloadavg()]
     info["minutes"] = round((time.monotonic() - started) / 60, 1)
-    info["command"] = shlex.join(["scripts/bench.sh"] + sys.argv[1:])
+    # scripts/bench.sh passes its arguments through to this
+    info["command"] = shlex.join(["bench/run.py"] + sys.argv[1:])
     extra = ["seccomp-emu ran with " + " ".join(opts.emu_flag)] if opts.emu_flag else []
     if partial:
         extra.append(f"PARTIAL: the run was still going ({partial} done)")

@@ -24,13 +24,24 @@ trap 'rm -rf "$tmp"' EXIT
 chmod a+rwx "$tmp"  # apt's download user writes here
 fetch() { (cd "$tmp" && apt-get download -q "${pkgs[@]}" >/dev/null 2>&1); }
 if ! fetch; then
+    # The i386 architecture is added only for this download and taken away
+    # again (nothing of i386 gets installed): left in place, every later
+    # `apt-get update` (scripts/install-deps.sh's too) would fetch i386 lists,
+    # and fail whenever a mirror is mid-sync on one of them (seen here for
+    # bookworm-security's i386 list), which the download itself survives.
+    added=
     if ! dpkg --print-foreign-architectures | grep -qx i386; then
         $SUDO dpkg --add-architecture i386
+        added=yes
     fi
-    # A mirror mid-sync can fail one index (seen for bookworm-security's
-    # i386 list); the main archive's lists still serve the download.
     $SUDO apt-get update -q >/dev/null 2>&1 || echo "bench-deps: apt-get update reported errors; trying the lists it has" >&2
-    fetch || { echo "bench-deps: apt-get download ${pkgs[*]} failed: the i386 busybox and zstd jobs will be skipped" >&2; exit 0; }
+    ok=yes
+    fetch || ok=
+    if [ -n "$added" ]; then
+        $SUDO dpkg --remove-architecture i386 || true
+        $SUDO apt-get update -q >/dev/null 2>&1 || true
+    fi
+    [ -n "$ok" ] || { echo "bench-deps: apt-get download ${pkgs[*]} failed: the i386 busybox and zstd jobs will be skipped" >&2; exit 0; }
 fi
 rm -rf "$dest"
 mkdir -p "$dest"
