@@ -464,6 +464,7 @@ def main():
     results = []
     failures = []
     started = time.monotonic()
+    MACHINE.update(machine_info(emu, qemus))
     with tempfile.TemporaryDirectory(prefix="seccomp-emu-bench-") as tmpdir:
         for job in selected:
             prog = job.guest if os.path.isabs(job.guest) else os.path.join(gdir, job.guest)
@@ -583,11 +584,22 @@ def main():
     sys.exit(1 if failures else 0)
 
 
+# The machine and commit, read once before the first job: the run itself
+# rewrites bench/results.json, which would make a later `git describe` dirty.
+MACHINE = {}
+
+
+def machine_info_date():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def write_outputs(opts, gdir, emu, qemus, reps, notes, failures, results, load_start, started,
                   partial):
     """The results file and, with --table, the generated markdown page;
     partial says how far a run still going has come."""
-    info = machine_info(emu, qemus)
+    info = dict(MACHINE) if MACHINE else machine_info(emu, qemus)
+    MACHINE.update(info)
+    info["date"] = machine_info_date()
     info["load_start"] = [round(x, 2) for x in load_start]
     info["load_end"] = [round(x, 2) for x in os.getloadavg()]
     info["minutes"] = round((time.monotonic() - started) / 60, 1)
