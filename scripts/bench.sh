@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# The benchmark suite: builds, then runs every bench/ guest natively, under
-# QEMU user mode (when installed) and under seccomp-emu, in alternation, and
-# prints medians, ratios and peak memory (bench/run.py --help for options:
-# --reps N, --only REGEX, --compare OLD.json, --readme README.md, --smoke).
+# The benchmark suite: fetches the i386 packages its real-program jobs use
+# (scripts/bench-deps.sh), builds, then runs every bench/ guest natively,
+# under QEMU user mode (when installed) and under seccomp-emu, in
+# alternation, and prints medians, ratios and peak memory (bench/run.py
+# --help for options: --reps N, --quick, --only REGEX, --compare OLD.json,
+# --table FILE, --smoke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/bench-deps.sh
 scripts/build.sh
+# An existing build dir was configured before the i386 libzstd.a was there.
+if [ -f bench/debian-i386/usr/lib/i386-linux-gnu/libzstd.a ] && [ ! -x build/bench/zstd32 ]; then
+    meson setup --reconfigure build >/dev/null
+    meson compile -C build >/dev/null
+fi
 exec python3 bench/run.py "$@"

@@ -9,6 +9,7 @@
 # groff-base: the manual pages' check.
 # qemu-system-x86: the judge VM (tools/vm/, docs/differential-testing.md; its
 # kernel comes from scripts/vm-kernel.sh, a Debian .deb unpacked, not installed).
+# busybox-static, libzstd-dev: real programs for the benchmarks (bench/).
 # macOS: prints the Homebrew line instead of guessing.
 set -euo pipefail
 
@@ -28,7 +29,7 @@ need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 for p in meson ninja-build pkg-config gcc gcc-multilib libglib2.0-dev libcapstone-dev \
          libcmocka-dev python3 qemu-user libseccomp-dev libjansson-dev libcap-dev xz-utils clang \
-         libclang-rt-dev strace binutils groff-base qemu-system-x86; do
+         libclang-rt-dev strace binutils groff-base qemu-system-x86 busybox-static libzstd-dev; do
     have "$p" || need+=("$p")
 done
 
