@@ -227,6 +227,9 @@ typedef struct CPUTLB {
  */
 typedef struct CPUNegativeOffsetState {
     CPUTLB tlb;
+    /* seccomp-emu: the instruction budget (uc_priv.h), next to env so
+     * that each block's prologue reaches it with a short offset */
+    int64_t insn_budget;
     IcountDecr icount_decr;
 } CPUNegativeOffsetState;
 
