@@ -1,6 +1,5 @@
 #include "emu/kernel/limits.h"
 
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,11 +11,11 @@
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
 
-/* Per-block counting stops while a block of up to 512 instructions (TCG's
- * limit) still fits in the budget; below this many left, every
- * instruction is counted. */
+/* The engine counts a block at a time (its instruction budget, taken in
+ * each block's prologue) while a block of up to 512 instructions (TCG's
+ * limit) still fits in what is left; below this many left, every
+ * instruction is counted by a hook. */
 #define FINAL_STRETCH 1024
-#define BLOCK_CACHE 65536
 
 static char *opt_cpu_time, *opt_timeout, *opt_max_insns, *opt_memory, *opt_output;
 
@@ -47,23 +46,15 @@ GOptionGroup *limits_option_group(void)
     return g;
 }
 
-/* key: the block's address with its byte size in the top 16 bits (user
- * addresses fit in 48), so that a hit is one comparison. */
-struct block_count {
-    uint64_t key;
-    int64_t insns;
-};
-
 static struct {
     struct task *t;
     uint64_t written;
     /* --max-insns */
     bool counting;
-    int64_t left;
+    int64_t left; /* with per_insn; before it, the engine's budget + FINAL_STRETCH */
     uint64_t max_insns;
-    uc_hook block_hook, insn_hook;
-    bool per_insn, want_per_insn;
-    csh cs;
+    uc_hook insn_hook;
+    bool per_insn;
     char insn_reason[96];
     char timeout_reason[96];
 } limits_state;
@@ -120,77 +111,9 @@ static bool in_kernel_page(struct task *t, uint64_t pc)
     return pc >= t->layout.kpage && pc < t->layout.kpage + 0x1000;
 }
 
-static struct block_count block_cache[BLOCK_CACHE];
-
-/* Instructions in a block Unicorn reports by address and byte size,
- * decoded once with Capstone and remembered. */
-static uint32_t decode_block(struct task *t, uint64_t pc, uint32_t size)
-{
-    uint8_t code[8192]; /* a block stops within a page, its last instruction may cross */
-    uint32_t n = MIN(size, (uint32_t)sizeof(code));
-    uint32_t count = 0;
-    if (n && mm_read(&t->mm, pc, code, n)) {
-        const uint8_t *p = code;
-        size_t left = n;
-        uint64_t addr = pc;
-        cs_insn *insn = cs_malloc(limits_state.cs);
-        while (left && cs_disasm_iter(limits_state.cs, &p, &left, &addr, insn))
-            count++;
-        cs_free(insn, 1);
-    }
-    return count ? count : 1; /* something ran */
-}
-
-static inline uint64_t block_key(uint64_t pc, uint32_t size)
-{
-    return pc | (uint64_t)size << 48;
-}
-
-static inline struct block_count *block_slot(uint64_t pc)
-{
-    return &block_cache[pc & (BLOCK_CACHE - 1)];
-}
-
 static void kill_over_budget(struct task *t)
 {
     task_kill(t, SIGKILL_LINUX, g_strdup(limits_state.insn_reason));
-}
-
-/* A block not in the cache, or one that may not fit in what is left. */
-static G_GNUC_NO_INLINE void on_block_slow(uc_engine *uc, uint64_t pc, uint32_t size,
-                                           struct task *t)
-{
-    struct block_count *b = block_slot(pc);
-    if (b->key != block_key(pc, size))
-        /* seccomp-emu's own stubs are not the guest's (the hook's range
-         * leaves them out; this is for an engine that ignores it) */
-        *b = (struct block_count){ block_key(pc, size),
-                                   in_kernel_page(t, pc) ? 0 : decode_block(t, pc, size) };
-    if (limits_state.left - b->insns < FINAL_STRETCH) {
-        /* A stop requested here ends the run before the block executes
-         * (measured): it is counted instruction by instruction instead. */
-        limits_state.want_per_insn = true;
-        uc_emu_stop(uc);
-        return;
-    }
-    limits_state.left -= b->insns;
-}
-
-/* Called from translated code at the start of every guest block: kept to
- * a cache probe and a subtraction, because the sieve of the benchmark runs
- * a block every 30 host instructions (callgrind: the previous version, 28
- * instructions with its prologue, doubled the job). */
-static void on_block(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
-{
-    const struct block_count *b = block_slot(pc);
-    if (G_LIKELY(b->key == block_key(pc, size))) {
-        int64_t left = limits_state.left - b->insns;
-        if (G_LIKELY(left >= FINAL_STRETCH)) {
-            limits_state.left = left;
-            return;
-        }
-    }
-    on_block_slow(uc, pc, size, user);
 }
 
 static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
@@ -210,12 +133,25 @@ static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 
 err_t limits_before_run(struct task *t)
 {
-    if (!limits_state.counting || limits_state.per_insn || (!limits_state.want_per_insn && limits_state.left >= FINAL_STRETCH))
+    if (!limits_state.counting || limits_state.per_insn)
         return OK;
-    limits_state.per_insn = true;
+    int64_t budget = 0;
+    int hit = 0;
     err_t e;
-    if ((e = UC_TRY(uc_hook_del(t->uc, limits_state.block_hook))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &limits_state.insn_hook, UC_HOOK_CODE, (void *)on_insn, t, 1, 0))))
+    if ((e = UC_TRY(uc_ctl_get_insn_budget(t->uc, &budget, &hit))))
+        return e;
+    limits_state.left = budget + FINAL_STRETCH;
+    if (!hit)
+        return OK;
+    /* The engine stopped before a block that did not fit: the rest is
+     * counted instruction by instruction, from that block's start. */
+    limits_state.per_insn = true;
+    /* The budget never runs out again; the translations made without the
+     * per-instruction hook are dropped, so that the hook is in every block
+     * run from here. */
+    if ((e = UC_TRY(uc_ctl_set_insn_budget(t->uc, INT64_MAX, 0, t->layout.kpage - 1))) ||
+        (e = UC_TRY(uc_hook_add(t->uc, &limits_state.insn_hook, UC_HOOK_CODE, (void *)on_insn, t, 1, 0))) ||
+        (e = UC_TRY(uc_ctl_flush_tb(t->uc))))
         return e;
     return OK;
 }
@@ -223,16 +159,15 @@ err_t limits_before_run(struct task *t)
 static err_t setup_insn_budget(struct task *t, uint64_t n)
 {
     limits_state.counting = true;
-    limits_state.left = n > INT64_MAX ? INT64_MAX : (int64_t)n;
+    limits_state.left = n > INT64_MAX - FINAL_STRETCH ? INT64_MAX - FINAL_STRETCH : (int64_t)n;
     limits_state.max_insns = n;
     g_snprintf(limits_state.insn_reason, sizeof(limits_state.insn_reason),
                "killed by SIGKILL: instruction limit of %" PRIu64 " reached (--max-insns)", n);
-    if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &limits_state.cs) != CS_ERR_OK)
-        return err_new("capstone: cannot open an x86 decoder");
-    /* One callback per block executed, none per instruction: the engine
-     * keeps most of its speed (docs/performance.md). */
-    return UC_TRY(uc_hook_add(t->uc, &limits_state.block_hook, UC_HOOK_BLOCK, (void *)on_block, t, 0,
-                              t->layout.kpage - 1));
+    /* Counted in the translated code, no callback per block
+     * (docs/performance.md); seccomp-emu's own stubs on the kernel
+     * page are not the guest's and do not count.  A budget already below
+     * the final stretch stops the engine before its first block. */
+    return UC_TRY(uc_ctl_set_insn_budget(t->uc, limits_state.left - FINAL_STRETCH, 0, t->layout.kpage - 1));
 }
 
 /* ---- rlimits ---- */

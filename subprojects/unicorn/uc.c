@@ -1968,6 +1968,21 @@ void helper_uc_traceopcode(struct hook *hook, uint64_t arg1, uint64_t arg2,
 
 void helper_uc_tracecode(int32_t size, uc_hook_idx index, void *handle,
                          int64_t address);
+void helper_uc_insn_budget_exhausted(void *handle);
+
+/* seccomp-emu: a block's prologue found too few instructions left in the
+ * budget (translator.c); it exits before running, and the emulation stops
+ * as for uc_emu_stop(). */
+void helper_uc_insn_budget_exhausted(void *handle)
+{
+    struct uc_struct *uc = handle;
+
+    uc->insn_budget_hit = true;
+    uc->stop_request = true;
+    if (uc->cpu) {
+        cpu_exit(uc->cpu);
+    }
+}
 void helper_uc_tracecode(int32_t size, uc_hook_idx index, void *handle,
                          int64_t address)
 {
@@ -2736,6 +2751,44 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
         restore_jit_state(uc);
         break;
     }
+
+    case UC_CTL_INSN_BUDGET:
+
+        UC_INIT(uc);
+
+        if (rw == UC_CTL_IO_WRITE) {
+            int64_t budget = va_arg(args, int64_t);
+            uint64_t begin = va_arg(args, uint64_t);
+            uint64_t end = va_arg(args, uint64_t);
+            bool on = begin <= end;
+            /* Which blocks count is decided at translation: a change
+             * drops the blocks translated under the old rule (a flush
+             * costs a millisecond and more: not made when there are
+             * none, as before the first run). */
+            if (on != uc->insn_budget_on ||
+                (on && (begin != uc->insn_budget_begin ||
+                        end != uc->insn_budget_end))) {
+                uc->insn_budget_on = on;
+                uc->insn_budget_begin = begin;
+                uc->insn_budget_end = end;
+                if (uc->insn_budget_stale) {
+                    uc->tb_flush(uc);
+                    uc->insn_budget_stale = false;
+                }
+            }
+            *uc->insn_budget = budget;
+            uc->insn_budget_hit = false;
+        } else if (rw == UC_CTL_IO_READ) {
+            int64_t *budget = va_arg(args, int64_t *);
+            int *hit = va_arg(args, int *);
+            *budget = *uc->insn_budget;
+            *hit = uc->insn_budget_hit;
+        } else {
+            err = UC_ERR_ARG;
+        }
+
+        restore_jit_state(uc);
+        break;
 
     case UC_CTL_TB_FLUSH:
 

@@ -362,6 +362,16 @@ struct uc_struct {
     bool init_tcg;       // already initialized local TCGv variables?
     bool stop_request;   // request to immediately stop emulation - for
                          // uc_emu_stop()
+    // seccomp-emu: the instruction budget (UC_CTL_INSN_BUDGET).  Blocks
+    // starting in [insn_budget_begin, insn_budget_end] take their number
+    // of instructions from insn_budget in their prologue; one that would
+    // take it below zero stops the emulation before it runs, with
+    // insn_budget_hit set.
+    bool insn_budget_on;
+    bool insn_budget_hit;
+    bool insn_budget_stale; // blocks were translated under the old rule
+    int64_t *insn_budget;   // in the CPU state, set by the target's init
+    uint64_t insn_budget_begin, insn_budget_end;
     bool quit_request;   // request to quit the current TB, but continue to
                          // emulate - for uc_mem_protect()
     bool emulation_done; // emulation is done by uc_emu_start()

@@ -584,6 +584,16 @@ typedef enum uc_control_type {
     // controle if context_save/restore should work with snapshots
     // Write: @args = (int)
     UC_CTL_CONTEXT_MODE,
+    // seccomp-emu: an instruction budget counted by the translated code.
+    // Blocks that start in [begin, end] take their instruction count from
+    // the budget before they run; one that would take it below zero stops
+    // the emulation instead (uc_emu_start returns UC_ERR_OK, the CPU at
+    // that block's first instruction) and sets the hit flag.  An exception
+    // inside a block gives back what it left unexecuted.  begin > end:
+    // nothing counts.
+    // Write: @args = (int64_t budget, uint64_t begin, uint64_t end)
+    // Read: @args = (int64_t *budget, int *hit)
+    UC_CTL_INSN_BUDGET = 64,
 } uc_control_type;
 
 /*
@@ -667,6 +677,11 @@ See sample_ctl.c for a detailed example.
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_TCG_BUFFER_SIZE, 1), (size))
 #define uc_ctl_context_mode(uc, mode)                                          \
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_CONTEXT_MODE, 1), (mode))
+#define uc_ctl_set_insn_budget(uc, budget, begin, end)                         \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_INSN_BUDGET, 3), (int64_t)(budget),       \
+           (uint64_t)(begin), (uint64_t)(end))
+#define uc_ctl_get_insn_budget(uc, budget, hit)                                \
+    uc_ctl(uc, UC_CTL_READ(UC_CTL_INSN_BUDGET, 2), (budget), (hit))
 
 // Opaque storage for CPU context, used with uc_context_*()
 struct uc_context;

@@ -80,6 +80,27 @@ static inline size_t sizeof_tlb(CPUTLBDescFast *fast)
     return fast->mask + (1 << CPU_TLB_ENTRY_BITS);
 }
 
+/*
+ * Entries of the table in use, counted.  desc->n_used_entries drifts: it is
+ * decremented both when an entry moves to the victim table and when the
+ * victim copy is dropped, and never adjusted on a victim swap, so between
+ * flushes (which a Unicorn user may never make) it says little.  A count
+ * costs no more than the memset of the flush that follows it.
+ */
+static size_t tlb_count_used(CPUTLBDescFast *fast)
+{
+    size_t i, n = tlb_n_entries(fast), used = 0;
+
+    for (i = 0; i < n; i++) {
+        const CPUTLBEntry *te = &fast->table[i];
+
+        /* tlb_entry_is_empty(), defined further down */
+        used += !(te->addr_read == -1 && te->addr_write == -1 &&
+                  te->addr_code == -1);
+    }
+    return used;
+}
+
 static void tlb_window_reset(CPUTLBDesc *desc, int64_t ns,
                              size_t max_entries)
 {
@@ -137,6 +158,7 @@ static void tlb_mmu_resize_locked(struct uc_struct *uc, CPUTLBDesc *desc, CPUTLB
     int64_t window_len_ns = window_len_ms * 1000 * 1000;
     bool window_expired = now > desc->window_begin_ns + window_len_ns;
 
+    desc->n_used_entries = tlb_count_used(fast);
     if (desc->n_used_entries > desc->window_max_entries) {
         desc->window_max_entries = desc->n_used_entries;
     }
@@ -208,6 +230,7 @@ static void tlb_mmu_resize_locked(struct uc_struct *uc, CPUTLBDesc *desc, CPUTLB
 static void tlb_mmu_flush_locked(CPUTLBDesc *desc, CPUTLBDescFast *fast)
 {
     desc->n_used_entries = 0;
+    desc->n_fills = 0;
     desc->large_page_addr = -1;
     desc->large_page_mask = -1;
     desc->vindex = 0;
@@ -839,6 +862,24 @@ void tlb_set_page_with_attrs(CPUState *cpu, target_ulong vaddr,
     }
     vaddr_page = vaddr & TARGET_PAGE_MASK;
     paddr_page = paddr & TARGET_PAGE_MASK;
+
+    /*
+     * QEMU resizes a TLB only when it is flushed, which a guest OS does
+     * often and a Unicorn user may never do: a working set larger than
+     * the table then misses on every access for ever.  So each time a
+     * table's worth of fills has come without a flush, a table more than
+     * 70% in use is flushed here, and tlb_mmu_resize_locked() doubles it
+     * (every caller of tlb_fill() reads its entry again afterwards).
+     */
+    if (++desc->n_fills > tlb_n_entries(&tlb->f[mmu_idx])) {
+        size_t n = tlb_n_entries(&tlb->f[mmu_idx]);
+
+        desc->n_fills = 0;
+        if (n < (1ULL << CPU_TLB_DYN_MAX_BITS) &&
+            tlb_count_used(&tlb->f[mmu_idx]) * 100 > n * 70) {
+            tlb_flush_one_mmuidx_locked(env, mmu_idx, get_clock_realtime());
+        }
+    }
 
     section = address_space_translate_for_iotlb(cpu, asidx, paddr_page,
                                                 &xlat, &sz, attrs, &prot);

@@ -32,6 +32,62 @@ void translator_loop_temp_check(DisasContextBase *db)
 #endif
 }
 
+/*
+ * seccomp-emu: the instruction budget.  In the prologue of a block that
+ * counts, after the exit-request check: budget -= (instructions in the
+ * block), unless that would go below zero, in which case the block exits
+ * before it runs and the emulation stops (helper_uc_insn_budget_exhausted).
+ * The count is patched in at the end of translation, as QEMU's icount does;
+ * cpu_restore_state_from_tb() gives back what an exception left unexecuted.
+ */
+static bool insn_budget_counts(struct uc_struct *uc, target_ulong pc)
+{
+    return uc->insn_budget_on && pc >= uc->insn_budget_begin &&
+           pc <= uc->insn_budget_end;
+}
+
+static void gen_insn_budget_start(TCGContext *tcg_ctx, struct uc_struct *uc,
+                                  TranslationBlock *tb)
+{
+    TCGv_i64 left, n;
+    long ofs = offsetof(ArchCPU, neg.insn_budget) - offsetof(ArchCPU, env);
+
+    tcg_ctx->insn_budget_op = NULL;
+    if (!insn_budget_counts(uc, tb->pc)) {
+        return;
+    }
+    tcg_ctx->insn_budget_label = gen_new_label(tcg_ctx);
+    /* Only local temps live across the branch. */
+    left = tcg_temp_local_new_i64(tcg_ctx);
+    n = tcg_temp_new_i64(tcg_ctx);
+    tcg_gen_ld_i64(tcg_ctx, left, tcg_ctx->cpu_env, ofs);
+    tcg_gen_movi_i64(tcg_ctx, n, 0xdeadbeef);
+    tcg_ctx->insn_budget_op = tcg_last_op(tcg_ctx);
+    tcg_gen_sub_i64(tcg_ctx, left, left, n);
+    tcg_temp_free_i64(tcg_ctx, n);
+    tcg_gen_brcondi_i64(tcg_ctx, TCG_COND_LT, left, 0,
+                        tcg_ctx->insn_budget_label);
+    tcg_gen_st_i64(tcg_ctx, left, tcg_ctx->cpu_env, ofs);
+    tcg_temp_free_i64(tcg_ctx, left);
+}
+
+static void gen_insn_budget_end(TCGContext *tcg_ctx, struct uc_struct *uc,
+                                int num_insns)
+{
+    TCGv_ptr ucp;
+
+    if (!tcg_ctx->insn_budget_op) {
+        return;
+    }
+    tcg_set_insn_param(tcg_ctx->insn_budget_op, 1, num_insns);
+    /* Falls through to gen_tb_end()'s exit (TB_EXIT_REQUESTED). */
+    gen_set_label(tcg_ctx, tcg_ctx->insn_budget_label);
+    ucp = tcg_const_ptr(tcg_ctx, uc);
+    gen_helper_uc_insn_budget_exhausted(tcg_ctx, ucp);
+    tcg_temp_free_ptr(tcg_ctx, ucp);
+    tcg_ctx->insn_budget_op = NULL;
+}
+
 void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
                      CPUState *cpu, TranslationBlock *tb, int max_insns)
 {
@@ -58,6 +114,8 @@ void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
 
     /* Unicorn: early check to see if the address of this block is
      * the "run until" address. */
+    tcg_ctx->insn_budget_op = NULL;
+    uc->insn_budget_stale = true;
     if (uc_addr_is_exit(uc, tb->pc)) {
         // This should catch that instruction is at the end
         // and generate appropriate halting code.
@@ -83,6 +141,7 @@ void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
 
     /* Start translating.  */
     gen_tb_start(tcg_ctx, db->tb);
+    gen_insn_budget_start(tcg_ctx, uc, db->tb);
     // tcg_dump_ops(tcg_ctx, false, "tb start");
 
     ops->tb_start(db, cpu);
@@ -140,6 +199,7 @@ void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
 _end_loop:
     /* Emit code to exit the TB, as indicated by db->is_jmp.  */
     ops->tb_stop(db, cpu);
+    gen_insn_budget_end(tcg_ctx, uc, db->num_insns - bp_insn);
     gen_tb_end(tcg_ctx, db->tb, db->num_insns - bp_insn);
     // tcg_dump_ops(tcg_ctx, false, "tb end");
 

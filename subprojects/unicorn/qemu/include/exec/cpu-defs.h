@@ -161,6 +161,9 @@ typedef struct CPUTLBDesc {
     /* maximum number of entries observed in the window */
     size_t window_max_entries;
     size_t n_used_entries;
+    /* fills since the last flush: the resize test also runs when a full
+     * table's worth of them has come without one */
+    size_t n_fills;
     /* The next index to use in the tlb victim table.  */
     size_t vindex;
     /* The tlb victim table, in two parts.  */
@@ -224,6 +227,9 @@ typedef struct CPUTLB {
  */
 typedef struct CPUNegativeOffsetState {
     CPUTLB tlb;
+    /* seccomp-emu: the instruction budget (uc_priv.h), next to env so
+     * that each block's prologue reaches it with a short offset */
+    int64_t insn_budget;
     IcountDecr icount_decr;
 } CPUNegativeOffsetState;
 
