@@ -155,8 +155,13 @@ err_t fault_install(struct task *t)
 {
     err_t e;
     uc_hook h;
+    /* The fill hook refuses every access the memory regions would, with a
+     * precise exception, and no memory hook of ours stops the engine: the
+     * engine's exit check after each load and store has nothing to catch
+     * (stops from the timer thread are taken at the next block start). */
     if ((e = UC_TRY(uc_ctl_tlb_mode(t->uc, UC_TLB_VIRTUAL))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_TLB_FILL, (void *)on_tlb_fill, t, 1, 0))))
+        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_TLB_FILL, (void *)on_tlb_fill, t, 1, 0))) ||
+        (e = UC_TRY(uc_ctl_mem_exit_check(t->uc, 0))))
         return e;
     if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &fault_state.cs) != CS_ERR_OK)
         return err_new("capstone: cannot open an x86 decoder");

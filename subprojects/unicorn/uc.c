@@ -2790,6 +2790,15 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
         restore_jit_state(uc);
         break;
 
+    case UC_CTL_MEM_EXIT_CHECK:
+
+        if (rw == UC_CTL_IO_WRITE) {
+            uc->no_mem_exit_check = !va_arg(args, int);
+        } else {
+            err = UC_ERR_ARG;
+        }
+        break;
+
     case UC_CTL_TB_FLUSH:
 
         UC_INIT(uc);

@@ -370,6 +370,9 @@ struct uc_struct {
     bool insn_budget_on;
     bool insn_budget_hit;
     bool insn_budget_stale; // blocks were translated under the old rule
+    // seccomp-emu: no exit-request check after each guest load and store
+    // (UC_CTL_MEM_EXIT_CHECK)
+    bool no_mem_exit_check;
     int64_t *insn_budget;   // in the CPU state, set by the target's init
     uint64_t insn_budget_begin, insn_budget_end;
     bool quit_request;   // request to quit the current TB, but continue to

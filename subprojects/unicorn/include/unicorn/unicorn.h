@@ -594,6 +594,13 @@ typedef enum uc_control_type {
     // Write: @args = (int64_t budget, uint64_t begin, uint64_t end)
     // Read: @args = (int64_t *budget, int *hit)
     UC_CTL_INSN_BUDGET = 64,
+    // seccomp-emu: whether translated code checks for an exit request after
+    // every guest load and store (1, the default) or only at block starts
+    // (0).  Only for users whose TLB-fill hook refuses every invalid access
+    // and whose memory hooks never stop the emulation.  Set before the
+    // first run: blocks already translated keep their checks.
+    // Write: @args = (int)
+    UC_CTL_MEM_EXIT_CHECK,
 } uc_control_type;
 
 /*
@@ -682,6 +689,8 @@ See sample_ctl.c for a detailed example.
            (uint64_t)(begin), (uint64_t)(end))
 #define uc_ctl_get_insn_budget(uc, budget, hit)                                \
     uc_ctl(uc, UC_CTL_READ(UC_CTL_INSN_BUDGET, 2), (budget), (hit))
+#define uc_ctl_mem_exit_check(uc, on)                                          \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_MEM_EXIT_CHECK, 1), (int)(on))
 
 // Opaque storage for CPU context, used with uc_context_*()
 struct uc_context;
