@@ -111,7 +111,7 @@ static unsigned long parse_tok(const char **sp)
     case 'h': s++; v = (unsigned long)handler; break;
     case 'r': s++; v = (unsigned long)fuzz_restorer; break;
     case 't': s++; v = (unsigned long)guest_main; break;
-    case 'z': s++; v = (unsigned long)paths[0]; break;
+    case 'z': s++; v = (unsigned long)paths[2]; break;
     case 'P': s++; v = (unsigned long)my_pid; break;
     case 'T': s++; v = (unsigned long)my_tid; break;
     case 'p': s++; v = parse_num(&s); v = (unsigned long)paths[v % NPATHS]; break;
