@@ -303,6 +303,9 @@ SYS(getrandom)
 
 static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_t size)
 {
+    /* The kernel checks bufsiz before it looks at the path (do_readlinkat). */
+    if ((int32_t)size <= 0)
+        return -EINVAL_LINUX;
     char path[4096];
     int r = mm_read_string(&t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
@@ -312,8 +315,6 @@ static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_
     if (strcmp(path, "/proc/self/exe") && strcmp(path, pid_exe) &&
         strcmp(path, "/proc/thread-self/exe"))
         return -ENOENT_LINUX;
-    if ((int32_t)size <= 0)
-        return -EINVAL_LINUX;
     size_t n = MIN(strlen(t->exe_path), (size_t)(int32_t)size);
     return mm_write(&t->mm, uarg(t, ubuf), t->exe_path, n) ? (int64_t)n : -EFAULT_LINUX;
 }
