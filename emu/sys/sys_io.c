@@ -363,6 +363,11 @@ SYS(ioctl)
         return -EBADF_LINUX;
     uint32_t cmd = (uint32_t)a[1];
     uint64_t arg = uarg(t, a[2]);
+    /* The kernel answers these for every descriptor (do_vfs_ioctl). */
+    if (cmd == FIOCLEX_LINUX || cmd == FIONCLEX_LINUX) {
+        g->cloexec = cmd == FIOCLEX_LINUX;
+        return 0;
+    }
     if (g->kind != GFD_HOST)
         return -ENOTTY_LINUX;
     switch (cmd) {
