@@ -273,6 +273,10 @@ class Gen:
 def limits():
     os.setsid()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # seccomp-emu's descriptor table has RLIMIT_NOFILE's usual soft limit,
+    # 1024 entries (emu/kernel/fdtable.h); give the native run that limit.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
 
 
 def run1(argv, cwd, timeout=10.0):
