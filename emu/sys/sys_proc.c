@@ -278,8 +278,12 @@ SYS(getrandom)
     if (flags & ~7u || (flags & 6u) == 6u) /* NONBLOCK|RANDOM|INSECURE; not both of the last */
         return -EINVAL_LINUX;
     uint64_t buf = uarg(t, a[0]), count = uarg(t, a[1]);
-    if (count > 0x7fffffff)
-        count = 0x7fffffff;
+    /* import_ubuf(): the count is cut to MAX_RW_COUNT, then access_ok()
+     * refuses a range past the 64-bit user limit, even an empty one. */
+    if (count > 0x7ffff000)
+        count = 0x7ffff000;
+    if (count > TASK_SIZE_64_LINUX || buf > TASK_SIZE_64_LINUX - count)
+        return -EFAULT_LINUX;
     if (count == 0)
         return 0;
     struct iovec iov[64];
