@@ -350,18 +350,18 @@ def load_known(path):
 
 
 def first_diff_op(ops, d):
+    """The op whose output holds the first byte where the runs differ (or,
+    if the outputs are equal, the last op): the last op header at or before
+    that byte.  Headers can follow raw bytes a write printed, so they are
+    searched anywhere, not only at line starts."""
     (no, ne, ns), (eo, ee, es) = d
-    nl, el = no.decode('latin-1').split('\n'), eo.decode('latin-1').split('\n')
     i = 0
-    while i < min(len(nl), len(el)) and nl[i] == el[i]:
+    while i < min(len(no), len(eo)) and no[i] == eo[i]:
         i += 1
+    text = no[:i + 1].decode('latin-1')
     last = None
-    for line in (nl[:i + 1]):
-        m = re.match(r'(\d+): ', line)
-        if m:
-            last = int(m.group(1))
-    if i < len(nl) and i < len(el) and nl[i] == el[i]:
-        pass
+    for m in re.finditer(r'(\d+): [cwhfs]', text):
+        last = int(m.group(1))
     return ops[last] if last is not None and last < len(ops) else '(status/stderr)'
 
 
@@ -409,7 +409,7 @@ def cmd_run(runner, a):
     t0 = time.monotonic()
     progs = calls = 0
     diffs, pins = [], 0
-    while time.monotonic() - t0 < a.seconds:
+    while time.monotonic() - t0 < a.seconds and not (a.programs and progs >= a.programs):
         abi = rnd.choice(runner.abis)
         ops = Gen(abi, rnd).program()
         progs += 1
@@ -478,6 +478,8 @@ def main():
     r.add_argument('seconds', type=float)
     r.add_argument('--seed', type=int)
     r.add_argument('--save')
+    r.add_argument('--programs', type=int, default=0,
+                   help='stop after this many programs (SECONDS still bounds the run)')
     c = sub.add_parser('check')
     c.add_argument('files', nargs='+')
     s = sub.add_parser('show')
