@@ -20,6 +20,6 @@ for f in build/seccomp-emu build/tests/guests/difffuzz32 build/tests/guests/diff
 done
 seed=()
 [ $# -ge 2 ] && seed=(--seed "$2")
-exec python3 tests/difffuzz/difffuzz.py --emu build/seccomp-emu \
+exec python3 -u tests/difffuzz/difffuzz.py --emu build/seccomp-emu \
     --guest32 build/tests/guests/difffuzz32 --guest64 build/tests/guests/difffuzz64 \
     run "$1" "${seed[@]}" --save build/difffuzz-new
