@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 #include <unistd.h>
 
 #include "abi/linux.h"
@@ -97,6 +100,17 @@ G_NORETURN void exit_like_guest(struct task *t)
     /* No core file of seccomp-emu itself: the guest's death is not ours. */
     struct rlimit none = { 0, 0 };
     setrlimit(RLIMIT_CORE, &none);
+#if defined(__linux__)
+    /* glibc's signal() refuses, and its sigprocmask() and raise() filter,
+     * the signals it reserves (32 and 33): a guest killed by one of those
+     * must still die by it, so ask the kernel directly.  All zeros is
+     * SIG_DFL with no flags and no mask whatever the arch's layout. */
+    unsigned long dfl[8] = { 0 };
+    syscall(SYS_rt_sigaction, sig, dfl, NULL, 8);
+    unsigned long long bit = 1ULL << (sig - 1);
+    syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &bit, NULL, 8);
+    syscall(SYS_tgkill, (long)getpid(), (long)syscall(SYS_gettid), sig);
+#endif
     signal(sig, SIG_DFL);
     sigset_t set;
     sigemptyset(&set);

@@ -210,8 +210,24 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     if (g->kind != GFD_HOST)
         return -EINVAL_LINUX;
 
-    /* import_iovec: lengths are checked and the total clamped first; each
-     * segment then becomes its mapped pieces plus the guard for the rest. */
+    /* import_iovec: copying the vector refuses a negative length in any
+     * segment (-EINVAL) before any segment's range is checked (-EFAULT);
+     * then each range is checked as given, and only after that the total
+     * is clamped; each segment becomes its mapped pieces plus the guard
+     * for the rest. */
+    for (uint64_t i = 0; i < cnt; i++) {
+        if (compat) {
+            uint32_t w[2];
+            memcpy(w, raw + i * 8, 8);
+            if ((int32_t)w[1] < 0)
+                return -EINVAL_LINUX;
+        } else {
+            uint64_t len;
+            memcpy(&len, raw + i * 16 + 8, 8);
+            if ((int64_t)len < 0)
+                return -EINVAL_LINUX;
+        }
+    }
     uint64_t total = 0, budget = writing ? limits_output_left(t) : UINT64_MAX;
     bool over_budget = false;
     struct iovec host[UIO_MAXIOV_LINUX];
@@ -231,10 +247,10 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
             if ((int64_t)len < 0)
                 return -EINVAL_LINUX;
         }
-        if (len > MAX_RW_COUNT_LINUX - total)
-            len = MAX_RW_COUNT_LINUX - total;
         if (!access_ok(base, len))
             return -EFAULT_LINUX;
+        if (len > MAX_RW_COUNT_LINUX - total)
+            len = MAX_RW_COUNT_LINUX - total;
         if (len > budget - total) {
             /* RLIMIT_FSIZE: a write stops short at the limit. */
             len = budget - total;
@@ -363,6 +379,11 @@ SYS(ioctl)
         return -EBADF_LINUX;
     uint32_t cmd = (uint32_t)a[1];
     uint64_t arg = uarg(t, a[2]);
+    /* The kernel answers these for every descriptor (do_vfs_ioctl). */
+    if (cmd == FIOCLEX_LINUX || cmd == FIONCLEX_LINUX) {
+        g->cloexec = cmd == FIOCLEX_LINUX;
+        return 0;
+    }
     if (g->kind != GFD_HOST)
         return -ENOTTY_LINUX;
     switch (cmd) {

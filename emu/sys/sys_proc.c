@@ -278,8 +278,12 @@ SYS(getrandom)
     if (flags & ~7u || (flags & 6u) == 6u) /* NONBLOCK|RANDOM|INSECURE; not both of the last */
         return -EINVAL_LINUX;
     uint64_t buf = uarg(t, a[0]), count = uarg(t, a[1]);
-    if (count > 0x7fffffff)
-        count = 0x7fffffff;
+    /* import_ubuf(): the count is cut to MAX_RW_COUNT, then access_ok()
+     * refuses a range past the 64-bit user limit, even an empty one. */
+    if (count > 0x7ffff000)
+        count = 0x7ffff000;
+    if (count > TASK_SIZE_64_LINUX || buf > TASK_SIZE_64_LINUX - count)
+        return -EFAULT_LINUX;
     if (count == 0)
         return 0;
     struct iovec iov[64];
@@ -303,6 +307,9 @@ SYS(getrandom)
 
 static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_t size)
 {
+    /* The kernel checks bufsiz before it looks at the path (do_readlinkat). */
+    if ((int32_t)size <= 0)
+        return -EINVAL_LINUX;
     char path[4096];
     int r = mm_read_string(&t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
@@ -312,8 +319,6 @@ static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_
     if (strcmp(path, "/proc/self/exe") && strcmp(path, pid_exe) &&
         strcmp(path, "/proc/thread-self/exe"))
         return -ENOENT_LINUX;
-    if ((int32_t)size <= 0)
-        return -EINVAL_LINUX;
     size_t n = MIN(strlen(t->exe_path), (size_t)(int32_t)size);
     return mm_write(&t->mm, uarg(t, ubuf), t->exe_path, n) ? (int64_t)n : -EFAULT_LINUX;
 }

@@ -1,0 +1,504 @@
+#!/usr/bin/env python3
+"""Differential fuzzing of seccomp-emu against the kernel (issue 25).
+
+Generates op lists for the interpreter guest (interp.c: difffuzz32 and
+difffuzz64), runs each natively on this host and under seccomp-emu, and
+compares stdout, stderr and the raw wait status byte for byte.  Any
+difference is minimised (delta debugging over the ops) and reported; one
+that known.txt pins (with its evidence) is counted but does not fail.
+
+  difffuzz.py --emu E --guest32 G32 --guest64 G64 run SECONDS [--seed N]
+              [--save DIR]      fuzz for SECONDS; exit 1 on an unpinned diff
+  difffuzz.py ... check FILE... replay corpus cases (ABI line, program line)
+  difffuzz.py ... show ABI PROG  print both runs of one program
+"""
+import argparse
+import os
+import random
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Value pools.  Pointers: 'aN' is the guest's arena (RW 0..0xffff; the
+# first half 'in' is never written by calls, the second half 'out' is;
+# 0x10000 one read-only page; 0x11000 a hole), t text, z a string.
+IN_PTR = ['a0', 'a16', 'a0x100', 'a0x7ff0', 'a0x10000', 'a0x10ff0', 'a0x11000', 'a0xfff',
+          '0', '1', '-1', 't', 'z']
+OUT_PTR = ['a0x8000', 'a0x8008', 'a0xc000', 'a0xfff0', 'a0xfffc', 'a0x10000', 'a0x10ff8',
+           'a0x11000', '0', '1', '-1', 't', 'z', '0x1000']
+TOP = {'64': ['0x7ffffffff000', '0x7fffffffffff', '0x800000000000', '0xffff800000000000',
+              '0xfffffffffffff000', '0x7ffffffffff8'],
+       '32': ['0xbffff000', '0xfffff000', '0xffffe000', '0xfffffffc', '0x7ffff000']}
+MEM = ['a0', 'a0x8000', 'a0xf000', 'a0x10000', 'a0x11000', 'a0x12000', 'a1', '0',
+       '0x30000000', '0x1000']
+LENS = ['0', '1', '2', '7', '8', '16', '64', '4095', '4096', '4097', '0x7ffff000',
+        '0x7fffffff', '0x80000000', '0xffffffff', '-1', '-4096']
+LENS64 = ['0x100000000', '0x7fffffffffffffff']
+INTS = ['0', '1', '-1', '2', '3', '4', '5', '0x7fffffff', '0x80000000', '0xffffffff', '-100',
+        '0x40', '0x80', '0x100']
+FDS = ['0', '1', '2', '3', '4', '5', '-1', '1023', '1024', '0x7fffffff', '-100', '100']
+NEWFDS = ['3', '4', '5', '7', '-1', '1023', '1024', '0x7fffffff', '100', '0']  # never 1, 2
+SIGS = ['0', '1', '2', '3', '10', '12', '14', '15', '17', '23', '28', '31', '32', '34', '64',
+        '65', '-1', '9']
+HSIGS = ['1', '2', '3', '4', '5', '7', '8', '10', '11', '12', '14', '17', '28', '31', '34',
+         '64', '9', '19', '0', '65']
+HFLAGS = ['0', '0x10000000', '0x40000000', '0x80000000', '0xc0000000', '0x08000000', '1', '2']
+PIDS = ['P', 'T', '0', '0x7ffffff0', '0x80000000']   # never -1: kill(-1) hits everything
+OFLAGS = ['0', '1', '2', '0x800', '0x10000', '0x80000', '0xc0', '0x400', '0x20000',
+          '0x200000', '0x101000', '0x40']   # no O_TRUNC: fd 1 is the capture file
+# seccomp-emu's personality has no file system by design: every path is
+# -ENOENT (docs/threat-model.md, docs/usage.md).  So paths are drawn from
+# those that do not exist natively either (p2 "/nonexistent/x", p3 ""),
+# which still checks the order of argument checks against the kernel's.
+PATHS = ['p2', 'p3', 'p2', 'p3', 'p2']
+SAFE_SIGS = [s for s in SIGS]
+
+
+def v(pool, rnd):
+    return rnd.choice(pool)
+
+
+class Gen:
+    def __init__(self, abi, rnd):
+        self.abi, self.r = abi, rnd
+        self.w = 8 if abi == '64' else 4
+        self.ops = []
+
+    def lens(self):
+        return LENS + (LENS64 if self.abi == '64' else [])
+
+    def ptr_in(self):
+        return self.r.choice(IN_PTR + TOP[self.abi][:2])
+
+    def ptr_out(self):
+        return self.r.choice(OUT_PTR + TOP[self.abi][:3])
+
+    def clamp_in(self, p, n):
+        """Reads from the 'in' half must not run into the 'out' half,
+        whose bytes can differ between runs (times, random bytes)."""
+        if p in ('t', 'z'):
+            # text and strings run into .data and .bss, where the pid is
+            try:
+                k = int(n, 0)
+            except ValueError:
+                k = 0
+            return n if 0 <= k <= 64 else '64'
+        m = re.fullmatch(r'a(0x[0-9a-f]+|\d+)', p)
+        if m:
+            off = int(m.group(1), 0)
+            if off < 0x8000:
+                try:
+                    k = int(n, 0)
+                except ValueError:
+                    k = 0
+                if k < 0 or k > 0x8000 - off:
+                    return str(0x8000 - off)
+        return n
+
+    def put(self, off, val, sz=None):
+        self.ops.append('w,%d,%s,%d' % (off, val, sz or self.w))
+
+    def ts(self, off):
+        """A timespec (or two) at arena + off, or a bad pointer."""
+        if self.r.random() < 0.15:
+            return self.r.choice(['0', '1', 'a0x10ff8', 'a0x11000', 't'])
+        sec, nsec = self.r.choice([(0, 0), (0, 0), (0, 1000), (0, 999999999), (0, 1000000000),
+                                   (-1, 0), (0, -1)])
+        self.put(off, sec)
+        self.put(off + self.w, nsec)
+        return 'a%d' % off
+
+    def call(self, mode, nr, *args):
+        args = list(args) + ['0'] * (6 - len(args))
+        self.ops.append('c,%s,%d,%s' % (mode, nr, ','.join(args)))
+
+    def pre_strict_call(self):
+        r, x64 = self.r, self.abi == '64'
+        n = lambda a, b: a if x64 else b   # syscall number per ABI
+        c = r.randrange(38)
+        if c == 0:
+            p = self.ptr_out(); self.call('x', n(0, 3), v(FDS, r), p, v(self.lens(), r))
+        elif c == 1:
+            p = self.ptr_in()
+            self.call('x', n(1, 4), v(FDS, r), p, self.clamp_in(p, v(self.lens(), r)))
+        elif c == 2:
+            self.call('x', n(2, 5), v(PATHS + IN_PTR[7:], r), v(OFLAGS, r), v(INTS, r))
+        elif c == 3:
+            self.call('x', 257 if x64 else 295, v(FDS, r), v(PATHS + IN_PTR[7:], r),
+                      v(OFLAGS, r), v(INTS, r))
+        elif c == 4:
+            self.call('x', n(3, 6), v(NEWFDS, r))
+        elif c == 5:
+            self.call('x', n(5, 197), v(FDS, r), self.ptr_out())
+        elif c == 6:
+            self.call('x', n(4, 195), v(PATHS + IN_PTR[7:], r), self.ptr_out())
+        elif c == 7:
+            self.call('x', n(8, 19), v(FDS, r), v(INTS + LENS, r), v(['0', '1', '2', '3', '4', '5', '-1'], r))
+        elif c == 8:
+            self.call('c', n(9, 192), v(MEM + TOP[self.abi], r), v(self.lens(), r),
+                      v(['0', '1', '3', '7', '0x10', '-1', '0x1000000'], r),
+                      v(['0x22', '0x02', '0x21', '0x100022', '0', '0x03', '0x122', '0x40022',
+                         '0x20022', '0x4022', '0x800000'], r),
+                      v(['-1', '0', '3'], r), v(['0', '1', '4096'], r))
+        elif c == 9:
+            self.call('x', n(10, 125), v(MEM + TOP[self.abi], r), v(self.lens(), r),
+                      v(['0', '1', '3', '7', '0x8', '-1', '0x01000000', '0x02000000'], r))
+        elif c == 10:
+            self.call('x', n(11, 91), v(MEM + TOP[self.abi], r), v(self.lens(), r))
+        elif c == 11:
+            self.call('c', n(12, 45), v(MEM + TOP[self.abi] + ['0x10000000'], r))
+        elif c == 12:
+            sig = v(HSIGS, r)
+            if r.random() < 0.7:
+                self.ops.append('h,%s,%s' % (sig, v(HFLAGS, r)))
+            else:
+                self.put(0x100, 'h'); self.put(0x100 + self.w, v(HFLAGS, r))
+                self.put(0x100 + 2 * self.w, 'r'); self.put(0x100 + 3 * self.w, '0')
+                self.call('x', n(13, 174), sig, v(['a0x100', '0', 'a0x11000', '1'], r),
+                          self.ptr_out(), v(['8', '4', '16', '0', '-1'], r))
+        elif c == 13:
+            self.put(0x180, v(['0', '0x200', '-1', '0x10000', '0x100', '0x400'], r))
+            self.call('x', n(14, 175), v(['0', '1', '2', '3', '-1'], r),
+                      v(['a0x180', '0', 'a0x11000'], r), v(['0', self.ptr_out()], r),
+                      v(['8', '4', '16', '0'], r))
+        elif c == 14:
+            self.call('x', n(16, 54), v(FDS, r),
+                      v(['0x5401', '0x541b', '0x5413', '0x5421', '0', '-1', '0x5451', '0x5450',
+                         '0x80045430'], r), v(OUT_PTR, r))
+        elif c == 15:
+            p = self.ptr_out()
+            self.call('x', n(17, 180), v(FDS, r), p, v(self.lens(), r), v(['0', '1', '-1', '4096'], r))
+        elif c == 16:
+            k = v(['0', '1', '2', '1024', '1025', '-1'], r)
+            self.put(0x200, 'a0'); self.put(0x200 + self.w, v(['0', '1', '16', '0x7000'], r))
+            self.put(0x200 + 2 * self.w, v(['a0x10000', '0', 'a0x20'], r))
+            self.put(0x200 + 3 * self.w, v(['0', '8', '4096'], r))
+            self.call('x', n(20, 146), v(FDS, r), v(['a0x200', '0', 'a0x11000'], r), k)
+        elif c == 17:
+            self.call('x', n(32, 41), v(FDS, r))
+        elif c == 18:
+            self.call('x', n(33, 63), v(FDS, r), v(NEWFDS, r))
+        elif c == 19:
+            self.call('x', 292 if x64 else 330, v(FDS, r), v(NEWFDS, r), v(['0', '0x80000', '1', '-1'], r))
+        elif c == 20:
+            t = self.ts(0x300)
+            self.call('x', n(35, 162), t, v(['0', self.ptr_out()], r))
+        elif c == 21:
+            self.call('x', n(36, 105), v(['0', '1', '2', '3', '-1'], r), self.ptr_out())
+        elif c == 22:
+            self.call('x', n(37, 27), v(['0', '1000', '0x7fffffff', '0xffffffff'], r))
+        elif c == 23:
+            self.call('x', n(62, 37), v(PIDS, r), v([s for s in SIGS if s != '9'] + ['9'] * 0, r))
+        elif c == 24:
+            self.call('x', n(63, 122), self.ptr_out())
+        elif c == 25:
+            self.call('x', n(72, 55), v(FDS, r),
+                      v(['0', '1', '2', '3', '4', '1030', '-1', '1024', '1025', '9', '10', '1033',
+                         '1034', '11'], r), v(INTS, r))
+        elif c == 26:
+            self.call('x', n(89, 85), v(PATHS + IN_PTR[7:], r), self.ptr_out(), v(self.lens(), r))
+        elif c == 27:
+            self.call('c', n(96, 78), self.ptr_out(), v(['0', self.ptr_out()], r))
+        elif c == 28:
+            self.call('x', n(97, 191), v(['0', '1', '2', '3', '4', '7', '15', '16', '-1'], r), self.ptr_out())
+        elif c == 29:
+            self.call('c', r.choice(n([39, 102, 104, 107, 108, 110, 111, 186, 24],
+                                      [20, 24, 47, 49, 50, 64, 65, 224, 158, 199, 200])))
+        elif c == 30:
+            self.call('x', n(131, 186), v(['0', 'a0x400', 'a0x11000'], r), v(['0', self.ptr_out()], r))
+        elif c == 31:
+            self.call('x', n(157, 172),
+                      v(['21', '22', '1', '2', '3', '4', '15', '16', '38', '39', '0', '-1',
+                         '36', '37', '8', '23'], r), v(INTS, r), v(['0', self.ptr_out()], r), '0', '0')
+        elif c == 32:
+            self.call('x', n(200, 238), v(['T', 'P', '0', '0x7ffffff0'], r),
+                      v([s for s in SIGS if s != '9'], r))
+        elif c == 33:
+            self.call('x', n(234, 270), v(['P', '0', '0x7ffffff0'], r), v(['T', '0', '0x7ffffff0'], r),
+                      v([s for s in SIGS if s != '9'], r))
+        elif c == 34:
+            self.call('c', n(228, 265), v(['0', '1', '2', '3', '4', '5', '6', '7', '-1', '12', '-6'], r),
+                      self.ptr_out())
+        elif c == 35:
+            self.call('x', n(318, 355), self.ptr_out(), v(['0', '1', '16', '4096', '0x8001'], r),
+                      v(['0', '1', '2', '4', '8', '-1'], r))
+        elif c == 36:
+            self.call('x', n(317, 354), v(['0', '1', '2', '3', '-1'], r), v(['0', '1', '-1'], r),
+                      v(['0', 'a0x11000', '1'], r))
+        else:
+            t = self.ts(0x340)
+            self.call('x', n(128, 177), self.ptr_out(), v(['0', self.ptr_out()], r), t, '8')
+            if not t.startswith('a'):
+                self.ops.pop()   # a NULL timeout would wait forever
+
+    def strict_call(self):
+        r = self.r
+        w = r.random()
+        x64 = self.abi == '64'
+        if w < 0.45:
+            p = self.ptr_in()
+            self.call('x', 1 if x64 else 4, v(['1', '2', '0', '3', '-1'], r), p,
+                      self.clamp_in(p, v(self.lens(), r)))
+        elif w < 0.65:
+            self.call('x', 0 if x64 else 3, v(['0', '1', '3', '-1'], r), self.ptr_out(), v(self.lens(), r))
+        elif w < 0.75:
+            self.ops.append('f,%d' % r.randrange(10))
+        elif w < 0.82:
+            self.call('x', r.choice([15] if x64 else [119, 173]))
+        elif w < 0.88:
+            self.call('x', 60 if x64 else 1, v(INTS, r))
+        elif w < 0.94:
+            self.ops.append('s,%d' % r.randrange(2))
+        else:
+            # a call strict mode forbids: SIGKILL
+            self.pre_strict_call()
+
+    def program(self):
+        r = self.r
+        n = r.randrange(1, 25)
+        strict_at = r.randrange(n + 1) if r.random() < 0.6 else None
+        for i in range(n):
+            if i == strict_at:
+                self.ops.append('s,%d' % r.randrange(2))
+            if strict_at is not None and i > strict_at:
+                self.strict_call()
+            elif r.random() < 0.04:
+                self.ops.append('f,%d' % r.randrange(10))
+            else:
+                self.pre_strict_call()
+        if r.random() < 0.2:
+            self.ops.append('f,%d' % r.randrange(10))
+        return self.ops
+
+
+def limits():
+    os.setsid()
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # seccomp-emu's descriptor table has RLIMIT_NOFILE's usual soft limit,
+    # 1024 entries (emu/kernel/fdtable.h); give the native run that limit.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
+
+
+def run1(argv, cwd, timeout=10.0):
+    # Named files, read back through a fresh open: the guest shares the
+    # open file description (offset, O_DIRECT, O_APPEND ...) with `out`.
+    with tempfile.NamedTemporaryFile(dir=cwd) as out, \
+            tempfile.NamedTemporaryFile(dir=cwd) as err:
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                             cwd=cwd, preexec_fn=limits)
+        deadline = time.monotonic() + timeout
+        status = None
+        while True:
+            pid, st = os.waitpid(p.pid, os.WNOHANG)
+            if pid:
+                status = st
+                break
+            if time.monotonic() > deadline:
+                os.killpg(p.pid, signal.SIGKILL)
+                os.waitpid(p.pid, 0)
+                status = 'timeout'
+                break
+            time.sleep(0.002)
+        p.returncode = 0
+        with open(out.name, 'rb') as o, open(err.name, 'rb') as e:
+            return o.read(), e.read(), status
+
+
+class Runner:
+    def __init__(self, a):
+        self.emu = os.path.abspath(a.emu)
+        self.guest = {'32': os.path.abspath(a.guest32), '64': os.path.abspath(a.guest64)}
+        self.cwd = tempfile.mkdtemp(prefix='difffuzz-')
+        self.known = load_known(a.known)
+        # The kernel judges only the ABIs this host can run natively.
+        self.abis = [abi for abi in ('32', '64')
+                     if run1([self.guest[abi]], self.cwd)[2] == 2 << 8]
+        if '32' not in self.abis:
+            print('difffuzz: this host cannot run i386 programs natively: 64-bit only')
+
+    def both(self, abi, ops):
+        prog = ';'.join(ops)
+        nat = run1([self.guest[abi], prog], self.cwd)
+        emu = run1([self.emu, '-q', self.guest[abi], prog], self.cwd)
+        return nat, emu
+
+    def differs(self, abi, ops):
+        nat, emu = self.both(abi, ops)
+        if nat[2] == 'timeout' and emu[2] == 'timeout':
+            return None
+        return None if nat == emu else (nat, emu)
+
+
+def load_known(path):
+    """known.txt: 'ABI OPREGEX # evidence'; a difference is pinned when the
+    op whose output line first differs matches OPREGEX (ABI 'any' or 32/64)."""
+    known = []
+    if path and os.path.exists(path):
+        for line in open(path):
+            line = line.split('#', 1)[0].strip()
+            if line:
+                abi, rx = line.split(None, 1)
+                known.append((abi, re.compile(rx)))
+    return known
+
+
+def first_diff_op(ops, d):
+    """The op whose output holds the first byte where the runs differ (or,
+    if the outputs are equal, the last op): the last op header at or before
+    that byte.  Headers can follow raw bytes a write printed, so they are
+    searched anywhere, not only at line starts."""
+    (no, ne, ns), (eo, ee, es) = d
+    i = 0
+    while i < min(len(no), len(eo)) and no[i] == eo[i]:
+        i += 1
+    text = no[:i + 1].decode('latin-1')
+    last = None
+    for m in re.finditer(r'(\d+): [cwhfs]', text):
+        last = int(m.group(1))
+    return ops[last] if last is not None and last < len(ops) else '(status/stderr)'
+
+
+def pinned(runner, abi, ops, d):
+    op = first_diff_op(ops, d)
+    for kabi, rx in runner.known:
+        if kabi in ('any', abi) and rx.search(op):
+            return op
+    return None
+
+
+def minimise(runner, abi, ops):
+    """ddmin-style: drop chunks of ops while a difference remains."""
+    n = 2
+    while len(ops) >= 2:
+        chunk = max(1, len(ops) // n)
+        removed = False
+        for i in range(0, len(ops), chunk):
+            cand = ops[:i] + ops[i + chunk:]
+            if cand and runner.differs(abi, cand):
+                ops, n, removed = cand, max(n - 1, 2), True
+                break
+        if not removed:
+            if chunk == 1:
+                break
+            n = min(len(ops), n * 2)
+    return ops
+
+
+def show(d):
+    for name, (o, e, s) in (('native', d[0]), ('seccomp-emu', d[1])):
+        print('--- %s: status %s' % (name, s))
+        sys.stdout.write(o.decode('latin-1'))
+        if e:
+            print('[stderr] ' + e.decode('latin-1').rstrip())
+
+
+def count_calls(ops):
+    return sum(1 for o in ops if o[0] in 'cfhs')
+
+
+def cmd_run(runner, a):
+    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
+    rnd = random.Random(seed)
+    t0 = time.monotonic()
+    progs = calls = 0
+    diffs, pins = [], 0
+    while time.monotonic() - t0 < a.seconds and not (a.programs and progs >= a.programs):
+        abi = rnd.choice(runner.abis)
+        ops = Gen(abi, rnd).program()
+        progs += 1
+        calls += count_calls(ops)
+        d = runner.differs(abi, ops)
+        if not d:
+            continue
+        if pinned(runner, abi, ops, d):
+            pins += 1
+            continue
+        small = minimise(runner, abi, ops)
+        d2 = runner.differs(abi, small)
+        if d2 and pinned(runner, abi, small, d2):
+            pins += 1
+            continue
+        diffs.append((abi, small))
+        print('DIFFERENCE abi %s: %s' % (abi, ';'.join(small)))
+        if d2:
+            show(d2)
+        if a.save:
+            os.makedirs(a.save, exist_ok=True)
+            name = os.path.join(a.save, 'new-%d-%d.txt' % (seed, progs))
+            with open(name, 'w') as f:
+                f.write('%s\n%s\n' % (abi, ';'.join(small)))
+            print('saved %s' % name)
+        sys.stdout.flush()
+    print('difffuzz: seed %d, %d programs, %d calls/ops executed (each twice), '
+          '%d differences (%d unpinned, %d pinned)'
+          % (seed, progs, calls, len(diffs) + pins, len(diffs), pins))
+    return 1 if diffs else 0
+
+
+def cmd_check(runner, a):
+    bad = 0
+    files = []
+    for f in a.files:
+        if os.path.isdir(f):
+            files += sorted(os.path.join(f, n) for n in os.listdir(f) if n.endswith('.txt'))
+        else:
+            files.append(f)
+    for path in files:
+        lines = open(path).read().split('\n')
+        abi, prog = lines[0].strip(), lines[1].strip()
+        if abi not in runner.abis:
+            print('skip %s (this host cannot run i386 natively)' % path)
+            continue
+        ops = prog.split(';')
+        d = runner.differs(abi, ops)
+        if d and not pinned(runner, abi, ops, d):
+            print('FAIL %s' % path)
+            show(d)
+            bad += 1
+        else:
+            print('ok   %s%s' % (path, ' (pinned difference)' if d else ''))
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--emu', required=True)
+    ap.add_argument('--guest32', required=True)
+    ap.add_argument('--guest64', required=True)
+    ap.add_argument('--known', default=os.path.join(HERE, 'known.txt'))
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    r = sub.add_parser('run')
+    r.add_argument('seconds', type=float)
+    r.add_argument('--seed', type=int)
+    r.add_argument('--save')
+    r.add_argument('--programs', type=int, default=0,
+                   help='stop after this many programs (SECONDS still bounds the run)')
+    c = sub.add_parser('check')
+    c.add_argument('files', nargs='+')
+    s = sub.add_parser('show')
+    s.add_argument('abi')
+    s.add_argument('prog')
+    a = ap.parse_args()
+    for f in (a.emu, a.guest32, a.guest64):
+        if not os.access(f, os.X_OK):
+            print('difffuzz: %s: not an executable' % f, file=sys.stderr)
+            return 2
+    runner = Runner(a)
+    if a.cmd == 'run':
+        return cmd_run(runner, a)
+    if a.cmd == 'check':
+        return cmd_check(runner, a)
+    nat, emu = runner.both(a.abi, a.prog.split(';'))
+    show((nat, emu))
+    return 0 if nat == emu else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
