@@ -23,7 +23,7 @@ have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok ins
 # the 32-bit guests need.
 pkgs=(binutils-aarch64-linux-gnu qemu-user-static clang
       libc6-dev:arm64 libgcc-12-dev:arm64 libglib2.0-dev:arm64 libcapstone-dev:arm64
-      libcmocka-dev:arm64)
+      libcmocka-dev:arm64 libseccomp-dev:arm64 libjansson-dev:arm64)
 need=()
 for p in "${pkgs[@]}"; do have "$p" || need+=("$p"); done
 if [ ${#need[@]} -gt 0 ]; then
