@@ -5,6 +5,9 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/random.h> /* getentropy */
+#endif
 
 #include <glib.h>
 
@@ -43,11 +46,10 @@ int64_t vfile_open(struct task *t, int id, int flags)
     return fd;
 }
 
-/* Fill the guest's buffer piece by piece; bytes done, or -EFAULT. */
-static int64_t fill(struct task *t, uint64_t buf, uint64_t count, bool random)
+int64_t vfile_fill(struct task *t, uint64_t buf, uint64_t count, bool random)
 {
-    if (count > 0x7ffff000)
-        count = 0x7ffff000; /* MAX_RW_COUNT */
+    if (count > MAX_RW_COUNT_LINUX)
+        count = MAX_RW_COUNT_LINUX;
     if (count == 0)
         return 0;
     struct iovec iov[64];
@@ -119,9 +121,9 @@ int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
     case VFILE_NULL:
         return 0;
     case VFILE_ZERO:
-        return fill(t, buf, count, false);
+        return vfile_fill(t, buf, count, false);
     case VFILE_URANDOM:
-        return fill(t, buf, count, true);
+        return vfile_fill(t, buf, count, true);
     default: {
         g_autofree char *text = vfile_proc_status(t);
         size_t len = strlen(text);

@@ -18,6 +18,10 @@ enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS };
 int vfile_lookup(const char *path);
 /* Open it with Linux open flags: a guest descriptor or a negative errno. */
 int64_t vfile_open(struct task *t, int id, int flags);
+/* Fill the guest's buffer at buf with zeros or, `random`, the host's
+ * randomness, piece by piece: bytes done, or -EFAULT (-EIO if the host has
+ * no randomness to give).  /dev/zero, /dev/urandom and getrandom(2). */
+int64_t vfile_fill(struct task *t, uint64_t buf, uint64_t count, bool random);
 int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count);
 int64_t vfile_write(struct task *t, struct gfd *g, uint64_t buf, uint64_t count);
 /* What fstat shows: type, mode and device numbers. */

@@ -4,14 +4,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#if defined(__APPLE__)
-#include <sys/random.h> /* getentropy */
-#endif
 
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/limits.h"
 #include "emu/kernel/seccomp.h"
+#include "emu/kernel/vfile.h"
 #include "emu/sys/sys.h"
 
 SYS(exit)
@@ -280,29 +278,11 @@ SYS(getrandom)
     uint64_t buf = uarg(t, a[0]), count = uarg(t, a[1]);
     /* import_ubuf(): the count is cut to MAX_RW_COUNT, then access_ok()
      * refuses a range past the 64-bit user limit, even an empty one. */
-    if (count > 0x7ffff000)
-        count = 0x7ffff000;
+    if (count > MAX_RW_COUNT_LINUX)
+        count = MAX_RW_COUNT_LINUX;
     if (count > TASK_SIZE_64_LINUX || buf > TASK_SIZE_64_LINUX - count)
         return -EFAULT_LINUX;
-    if (count == 0)
-        return 0;
-    struct iovec iov[64];
-    uint64_t covered;
-    int n = mm_iovecs(&t->mm, buf, count, PROT_WRITE_LINUX, iov, 64, &covered);
-    if (n == 0)
-        return -EFAULT_LINUX;
-    for (int i = 0; i < n; i++) {
-        uint8_t *p = iov[i].iov_base;
-        for (size_t left = iov[i].iov_len; left;) {
-            size_t k = MIN(left, 256); /* getentropy's limit */
-            if (getentropy(p, k) != 0)
-                return -EIO_LINUX;
-            p += k;
-            left -= k;
-        }
-    }
-    mm_written(&t->mm, buf, covered);
-    return (int64_t)covered;
+    return vfile_fill(t, buf, count, true);
 }
 
 static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_t size)
