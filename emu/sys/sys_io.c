@@ -296,9 +296,7 @@ static bool is_proc_seccomp(struct task *t, const char *path)
 static int64_t do_open(struct task *t, uint64_t upath, int flags)
 {
     char path[4096];
-    if (in_compat_syscall(t))
-        upath = (uint32_t)upath;
-    int r = mm_read_string(&t->mm, upath, path, sizeof(path));
+    int r = mm_read_string(&t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
     /* The guest sees no file system.  Under the 2.6.11 profile the seed's

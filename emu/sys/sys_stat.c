@@ -174,9 +174,7 @@ SYS(fstat64) { return stat_into(t, (int)a[0], a[1], true); }
 static int64_t at_form(struct task *t, uint64_t upath, int flags)
 {
     char path[4096];
-    if (in_compat_syscall(t))
-        upath = (uint32_t)upath;
-    int r = mm_read_string(&t->mm, upath, path, sizeof(path));
+    int r = mm_read_string(&t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
     if (path[0] == 0)
