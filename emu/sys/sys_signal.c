@@ -311,6 +311,10 @@ SYS(kill)
 {
     int32_t pid = (int32_t)a[0];
     int64_t sig = (int32_t)a[1];
+    /* INT_MIN has no process group to negate into; Linux's
+     * kill_something_info answers ESRCH before looking. */
+    if (pid == INT32_MIN)
+        return -ESRCH_LINUX;
     bool self = pid == (int32_t)getpid() || pid == 0 || (pid < -1 && -pid == (int32_t)getpgrp());
     /* pid -1 means everyone but init and the caller: nobody, for the guest. */
     if (!self)
