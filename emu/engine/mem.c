@@ -639,11 +639,22 @@ int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
 
 void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
 {
+    /* One range per mapping: Unicorn turns a range into engine addresses
+     * from its first page, which holds only within one mapped region. */
+    if (len == 0)
+        return;
     guint i = first_above(mm, addr);
     for (; i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++) {
-        if (VMA(mm, i)->prot & PROT_EXEC_LINUX) {
-            uc_ctl_remove_cache(mm->uc, addr, addr + len);
-            return;
+        const struct vma *v = VMA(mm, i);
+        if (!(v->prot & PROT_EXEC_LINUX))
+            continue;
+        uint64_t from = MAX(addr, v->start), to = MIN(addr + len, v->end);
+        err_t e = UC_TRY(uc_ctl_remove_cache(mm->uc, from, to));
+        if (e) {
+            /* Non-empty by construction; a failure here would leave stale
+             * code running, so it is reported, never ignored. */
+            g_critical("seccomp-emu: %s", e);
+            err_free(e);
         }
     }
 }

@@ -189,6 +189,11 @@ SYS(pwrite64)
     return do_rw(t, a, true, off);
 }
 
+/* One iovec segment as the guest gave it, after the kernel's clamping. */
+struct guest_range {
+    uint64_t base, len;
+};
+
 static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
 {
     struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
@@ -232,6 +237,7 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     bool over_budget = false;
     struct iovec host[UIO_MAXIOV_LINUX];
     int n = 0;
+    g_autofree struct guest_range *seg = g_new(struct guest_range, cnt);
     for (uint64_t i = 0; i < cnt; i++) {
         uint64_t base, len;
         if (compat) {
@@ -257,6 +263,7 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
             over_budget = true;
         }
         total += len;
+        seg[i] = (struct guest_range){ base, len };
         if (len && n < UIO_MAXIOV_LINUX)
             n += guest_iov(t, base, len, writing, host + n, UIO_MAXIOV_LINUX - n);
     }
@@ -273,10 +280,12 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
         return -ERESTARTSYS_LINUX;
     if (writing && r > 0)
         limits_output_done(t, r);
-    if (!writing && r > 0) {
-        /* The host may have written into code: without the guest address
-         * of each piece at hand, drop every translation (readv is rare). */
-        uc_ctl_remove_cache(t->uc, 0, UINT64_MAX);
+    /* The host wrote behind the CPU's back: translations made from the
+     * bytes it filled must go, segment by segment as the kernel fills them. */
+    for (uint64_t i = 0, left = !writing && r > 0 ? (uint64_t)r : 0; i < cnt && left; i++) {
+        uint64_t filled = MIN(seg[i].len, left);
+        mm_written(&t->mm, seg[i].base, filled);
+        left -= filled;
     }
     return host_result(t, r);
 }
