@@ -2799,6 +2799,16 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
         }
         break;
 
+    case UC_CTL_TLB_FILL_USER:
+
+        if (rw == UC_CTL_IO_READ) {
+            int *user = va_arg(args, int *);
+            *user = uc->tlb_fill_user;
+        } else {
+            err = UC_ERR_ARG;
+        }
+        break;
+
     case UC_CTL_TB_FLUSH:
 
         UC_INIT(uc);

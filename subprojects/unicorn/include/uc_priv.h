@@ -373,6 +373,9 @@ struct uc_struct {
     // seccomp-emu: no exit-request check after each guest load and store
     // (UC_CTL_MEM_EXIT_CHECK)
     bool no_mem_exit_check;
+    // seccomp-emu: the TLB fill in progress is for a user-privilege access
+    // (UC_CTL_TLB_FILL_USER)
+    bool tlb_fill_user;
     int64_t *insn_budget;   // in the CPU state, set by the target's init
     uint64_t insn_budget_begin, insn_budget_end;
     bool quit_request;   // request to quit the current TB, but continue to

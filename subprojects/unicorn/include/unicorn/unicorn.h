@@ -602,6 +602,14 @@ typedef enum uc_control_type {
     // first run: blocks already translated keep their checks.
     // Write: @args = (int)
     UC_CTL_MEM_EXIT_CHECK,
+    // seccomp-emu: inside a UC_HOOK_TLB_FILL callback, whether the access
+    // being translated is made with user privilege (x86: an access of code
+    // at CPL 3, not an implicit supervisor access such as a descriptor-table
+    // read), as a page table's user/supervisor bit would be checked: the
+    // TLB keeps user and supervisor translations apart, so a hook may
+    // refuse one and grant the other.  0 outside a fill.
+    // Read: @args = (int *)
+    UC_CTL_TLB_FILL_USER,
 } uc_control_type;
 
 /*
@@ -692,6 +700,8 @@ See sample_ctl.c for a detailed example.
     uc_ctl(uc, UC_CTL_READ(UC_CTL_INSN_BUDGET, 2), (budget), (hit))
 #define uc_ctl_mem_exit_check(uc, on)                                          \
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_MEM_EXIT_CHECK, 1), (int)(on))
+#define uc_ctl_tlb_fill_user(uc, user)                                         \
+    uc_ctl(uc, UC_CTL_READ(UC_CTL_TLB_FILL_USER, 1), (user))
 
 // Opaque storage for CPU context, used with uc_context_*()
 struct uc_context;

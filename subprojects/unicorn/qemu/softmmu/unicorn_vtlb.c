@@ -55,6 +55,9 @@ bool unicorn_fill_tlb(CPUState *cs, vaddr address, int size,
     struct hook *hook;
     HOOK_FOREACH_VAR_DECLARE;
 
+#ifdef TARGET_I386
+    uc->tlb_fill_user = mmu_idx == MMU_USER_IDX;
+#endif
     HOOK_FOREACH(uc, hook, UC_HOOK_TLB_FILL) {
         if (hook->to_delete) {
             continue;
@@ -68,6 +71,7 @@ bool unicorn_fill_tlb(CPUState *cs, vaddr address, int size,
             break;
         }
     }
+    uc->tlb_fill_user = false;
 
     if (handled && !ret) {
         goto tlb_miss;
