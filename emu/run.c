@@ -65,6 +65,10 @@ err_t run_guest(struct task *t, uint64_t start)
         uc_err e = uc_emu_start(t->uc, pc, t->layout.halt, 0, 0);
         if (t->state != TASK_RUNNING)
             break;
+        /* The engine stops before it fetches from the halt stub, so user
+         * code that goes there is faulted here, as anywhere on that page. */
+        if (e == UC_ERR_OK && cpu_pc(t) == t->layout.halt)
+            fault_user_kernel_page(t, t->layout.halt);
         /* A fault a hook raised already, a precise page fault, or one that
          * only the engine's error reports (an instruction emulated on #UD
          * just goes on). */
@@ -79,8 +83,6 @@ err_t run_guest(struct task *t, uint64_t start)
             return err;
         if (retry)
             async_rekick();
-        if (pc == t->layout.halt)
-            return err_new("emulation reached the kernel halt stub");
     }
     return OK;
 }

@@ -46,7 +46,11 @@ void exception_page_fault(struct task *t, uint64_t addr, bool mapped, enum acces
                           const char *why)
 {
     const struct exception_signal *s = lookup(X86_TRAP_PF_LINUX);
-    uint64_t err = X86_PF_USER_LINUX | (mapped ? X86_PF_PROT_LINUX : 0) |
+    /* sanitize_error_code(): a user access at or above TASK_SIZE_MAX (the
+     * 64-bit limit, for compat tasks too) always reports a protection
+     * fault, so as not to show the kernel's page tables. */
+    bool kernel_half = addr >= TASK_SIZE_64_LINUX;
+    uint64_t err = X86_PF_USER_LINUX | (mapped || kernel_half ? X86_PF_PROT_LINUX : 0) |
                    (how == ACCESS_WRITE ? X86_PF_WRITE_LINUX : 0) |
                    (how == ACCESS_FETCH ? X86_PF_INSTR_LINUX : 0);
     signal_fault_why(t, s->signo, mapped ? SEGV_ACCERR_LINUX : SEGV_MAPERR_LINUX, addr,

@@ -35,8 +35,21 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
                         void *user)
 {
     struct task *t = user;
-    (void)uc;
     const struct vma *v = mm_find(&t->mm, vaddr);
+    /* seccomp-emu's own page (GDT, CPL 0 stubs) is kernel memory: the CPU
+     * reads it at CPL 0 and for descriptor loads, while user loads and
+     * stores meet nothing there, as above TASK_SIZE on Linux.  (User
+     * fetches translate, as below; trap.c faults user code run there.) */
+    if (v && v->start == t->layout.kpage && type != UC_MEM_FETCH) {
+        int user_access = 1;
+        err_t e = UC_TRY(uc_ctl_tlb_fill_user(uc, &user_access));
+        if (e) {
+            g_critical("seccomp-emu: %s", e);
+            err_free(e);
+        }
+        if (user_access)
+            v = NULL;
+    }
     uint32_t have = v ? mm_uc_prot(v->prot) : 0;
     /* Fetch translations are also what Unicorn itself asks for to find
      * code to invalidate (uc_mem_unmap, remove_cache), from inside our own
@@ -252,8 +265,28 @@ static bool hits(uint64_t ea, unsigned size, uint64_t page, uint64_t *addr)
     return true;
 }
 
-static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type)
+/* Does a 64-bit mode memory operand go through SS?  There the CS, DS, ES
+ * and SS overrides are ignored, so it is the base register that decides
+ * (rsp or rbp), unless FS or GS is named (measured: AMD EPYC, Linux 6.18). */
+static bool via_stack_segment(const cs_x86_op *op)
 {
+    if (op->mem.segment == X86_REG_FS || op->mem.segment == X86_REG_GS)
+        return false;
+    switch (op->mem.base) {
+    case X86_REG_RSP: case X86_REG_RBP: case X86_REG_ESP: case X86_REG_EBP:
+    case X86_REG_SP: case X86_REG_BP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The faulting address within `page`, recovered from the instruction at
+ * the program counter; *stack says whether it was an access through SS
+ * (where a non-canonical address is #SS, not #GP). */
+static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, bool *stack)
+{
+    *stack = false;
     uint64_t pc = cpu_pc(t);
     if (type == UC_MEM_FETCH)
         return (pc & ~(PAGE_SIZE_LINUX - 1)) == page ? pc : page;
@@ -281,6 +314,7 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type)
         if (!t->is64)
             ea = (uint32_t)ea;
         found = hits(ea, op->size, page, &addr);
+        *stack = found && via_stack_segment(op);
     }
     if (!found) {
         /* The stack accesses no operand names. */
@@ -290,15 +324,18 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type)
         case X86_INS_PUSH: case X86_INS_CALL: case X86_INS_PUSHFQ: case X86_INS_PUSHFD:
         case X86_INS_PUSHF: case X86_INS_ENTER: case X86_INS_PUSHAL: case X86_INS_PUSHAW:
             found = hits(sp - w, w, page, &addr) || hits(sp - 8 * w, 8 * w, page, &addr);
+            *stack = found;
             break;
         case X86_INS_POP: case X86_INS_RET: case X86_INS_POPF: case X86_INS_POPFD:
         case X86_INS_POPFQ: case X86_INS_POPAL: case X86_INS_POPAW: case X86_INS_IRET:
         case X86_INS_IRETD: case X86_INS_IRETQ:
             found = hits(sp, w, page, &addr);
+            *stack = found;
             break;
         case X86_INS_LEAVE: {
             uint64_t bp = t->is64 ? cpu_reg(t, UC_X86_REG_RBP) : (uint32_t)cpu_reg(t, UC_X86_REG_EBP);
             found = hits(bp, w, page, &addr);
+            *stack = found;
             break;
         }
         default:
@@ -352,18 +389,32 @@ static bool canonical(uint64_t a)
     return top == 0 || top == 0x1ffff;
 }
 
+void fault_user_kernel_page(struct task *t, uint64_t addr)
+{
+    /* Where seccomp-emu's page is: for a 64-bit task a non-canonical
+     * address (#GP), for an ia32 one above its TASK_SIZE (#PF, unmapped). */
+    if (t->is64)
+        exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
+    else
+        exception_page_fault(t, addr, false, ACCESS_FETCH, NULL);
+}
+
 bool fault_take(struct task *t, uc_err e)
 {
     if (e != UC_ERR_EXCEPTION || !fault_state.pending)
         return false;
     fault_state.pending = false;
-    uint64_t addr = exact_address(t, fault_state.page, fault_state.type);
+    bool stack;
+    uint64_t addr = exact_address(t, fault_state.page, fault_state.type, &stack);
     if (t->is64 && !canonical(addr)) {
-        /* Real hardware refuses a non-canonical address with #GP. */
-        exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
+        /* Real hardware refuses a non-canonical address before paging:
+         * #SS through the stack segment, #GP otherwise. */
+        exception_raise(t, stack ? X86_TRAP_SS_LINUX : X86_TRAP_GP_LINUX, 0, 0);
         return true;
     }
     const struct vma *v = mm_find(&t->mm, addr);
+    if (v && v->start == t->layout.kpage)
+        v = NULL; /* refused only to user accesses: not there for them */
     const char *why = NULL;
     if (!v && fault_state.type != UC_MEM_FETCH) {
         bool was_stack;

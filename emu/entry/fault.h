@@ -17,6 +17,10 @@ void fault_exception_taken(struct task *t);
 /* The run loop, before each engine start. */
 err_t fault_before_run(struct task *t);
 
+/* User code ran into seccomp-emu's own page (a jump, a return, a signal
+ * handler set there): the fault Linux gives at that address. */
+void fault_user_kernel_page(struct task *t, uint64_t addr);
+
 /* The engine stopped with `e`: if a refused TLB fill explains it, grow the
  * stack or raise SIGSEGV, and return true. */
 bool fault_take(struct task *t, uc_err e);

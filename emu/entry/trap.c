@@ -374,9 +374,7 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
     struct task *t = user;
     (void)uc, (void)size;
     if ((cpu_reg(t, UC_X86_REG_CS) & 3) == 3) {
-        /* User code reaching into seccomp-emu's page: on Linux, kernel
-         * memory, so a page fault. */
-        exception_page_fault(t, address, false, ACCESS_READ, NULL);
+        fault_user_kernel_page(t, address);
         return;
     }
 

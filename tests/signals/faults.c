@@ -3,7 +3,10 @@
  *   faults KIND MODE
  *
  * KIND is the faulting instruction (map, ro, nx, jmp0, ud, de, bp, gp,
- * int81, tsc); MODE is how the handler is installed and what it does:
+ * int81, tsc; kread, kwrite and khalt touch where seccomp-emu keeps its own
+ * page, which is kernel memory to the guest: above TASK_SIZE for i386, and
+ * non-canonical for x86_64, where khalt is an ordinary unmapped address;
+ * ssnc loads through rbp from a non-canonical address, #SS on x86_64); MODE is how the handler is installed and what it does:
  *   info          SA_SIGINFO handler: prints siginfo and the sigcontext's
  *                 trap number and error code, skips the instruction by
  *                 editing the saved instruction pointer
@@ -38,6 +41,10 @@ extern char f_int81[], f_int81_at[], f_int81_after[];
 extern char f_int6[], f_int6_at[], f_int6_after[];
 extern char f_tsc[], f_tsc_at[], f_tsc_after[];
 extern char f_badsp[], f_badsp_at[];
+extern char f_kread[], f_kread_at[], f_kread_after[];
+extern char f_kwrite[], f_kwrite_at[], f_kwrite_after[];
+extern char f_khalt[];
+extern char f_ssnc[], f_ssnc_at[], f_ssnc_after[];
 
 /* A page of data that is not executable: code jumped to there faults. */
 static unsigned char nx_code[8192] __attribute__((aligned(4096))) = { 0xc3 };
@@ -57,7 +64,15 @@ __asm__(".text\n"
         "f_int81: f_int81_at: int $0x81\n f_int81_after: ret\n"
         "f_int6: f_int6_at: int $6\n f_int6_after: ret\n"
         "f_tsc: f_tsc_at: rdtsc\n f_tsc_after: ret\n"
-        "f_badsp: mov $0x10, %rsp\n f_badsp_at: mov (%rsp), %eax\n ret\n");
+        "f_badsp: mov $0x10, %rsp\n f_badsp_at: mov (%rsp), %eax\n ret\n"
+        "f_kread: movabs $0x800000000000, %rax\n f_kread_at: mov (%rax), %eax\n f_kread_after: ret\n"
+        "f_kwrite: movabs $0x800000000100, %rax\n f_kwrite_at: movl $1, (%rax)\n f_kwrite_after: ret\n"
+        "f_khalt: mov $0xfffff800, %eax\n call *%rax\n ret\n"
+        "f_ssnc: push %rbp\n movabs $0x800000000000, %rbp\n f_ssnc_at: mov (%rbp), %eax\n"
+        " f_ssnc_after: pop %rbp\n ret\n");
+#define KPAGE_TARGET ((char *)0)
+#define SSNC_SIGNAL SIGBUS
+#define SSNC_TARGET ((char *)0)
 #else
 __asm__(".text\n"
         "f_map: mov $0x10, %eax\n f_map_at: mov (%eax), %eax\n f_map_after: ret\n"
@@ -71,7 +86,15 @@ __asm__(".text\n"
         "f_int81: f_int81_at: int $0x81\n f_int81_after: ret\n"
         "f_int6: f_int6_at: int $6\n f_int6_after: ret\n"
         "f_tsc: f_tsc_at: rdtsc\n f_tsc_after: ret\n"
-        "f_badsp: mov $0x10, %esp\n f_badsp_at: mov (%esp), %eax\n ret\n");
+        "f_badsp: mov $0x10, %esp\n f_badsp_at: mov (%esp), %eax\n ret\n"
+        "f_kread: mov $0xfffff000, %eax\n f_kread_at: mov (%eax), %eax\n f_kread_after: ret\n"
+        "f_kwrite: mov $0xfffff000, %eax\n f_kwrite_at: movl $1, (%eax)\n f_kwrite_after: ret\n"
+        "f_khalt: mov $0xfffff800, %eax\n call *%eax\n ret\n"
+        "f_ssnc: push %ebp\n mov $0x10, %ebp\n f_ssnc_at: mov (%ebp), %eax\n"
+        " f_ssnc_after: pop %ebp\n ret\n");
+#define KPAGE_TARGET ((char *)0xfffff000)
+#define SSNC_SIGNAL SIGSEGV
+#define SSNC_TARGET ((char *)0x10)
 #endif
 
 struct site {
@@ -94,6 +117,10 @@ static const struct site sites[] = {
     /* a gate Unicorn raises as #UD, not as the #GP the kernel sees */
     { "int6", SIGSEGV, f_int6, f_int6_at, f_int6_after, NULL },
     { "tsc", SIGSEGV, f_tsc, f_tsc_at, f_tsc_after, NULL },
+    { "kread", SIGSEGV, f_kread, f_kread_at, f_kread_after, KPAGE_TARGET },
+    { "kwrite", SIGSEGV, f_kwrite, f_kwrite_at, f_kwrite_after, KPAGE_TARGET },
+    { "khalt", SIGSEGV, f_khalt, NULL, NULL, (char *)0xfffff800 },
+    { "ssnc", SSNC_SIGNAL, f_ssnc, f_ssnc_at, f_ssnc_after, SSNC_TARGET },
 };
 
 static const struct site *cur;
