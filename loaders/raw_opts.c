@@ -5,6 +5,7 @@
 
 #include "emu/kernel/task.h"
 #include "emu/entry/vdso_time.h"
+#include "emu/parse.h"
 
 /* Exit statuses of a shell that cannot run a command (as main.c's). */
 #define EXIT_USAGE 2
@@ -36,38 +37,6 @@ GOptionGroup *raw_option_group(void)
                                          "Show raw bytecode options", NULL, NULL);
     g_option_group_add_entries(g, raw_entries);
     return g;
-}
-
-/* A number in C notation (0x.., 0.., decimal), optionally scaled by a
- * K/M/G suffix where sizes are meant. */
-static err_t number(const char *opt, const char *s, bool sized, uint64_t *out)
-{
-    char *end = NULL;
-    errno = 0;
-    guint64 v = g_ascii_strtoull(s, &end, 0);
-    if (!g_ascii_isdigit(*s) || errno || end == s)
-        return err_new("--%s: \"%s\" is not a number", opt, s);
-    unsigned shift = 0;
-    if (sized && *end) {
-        const char *units = "KMG";
-        const char *u = strchr(units, g_ascii_toupper(*end));
-        if (u && end[1] == 0) {
-            shift = 10 * (unsigned)(u - units + 1);
-            end++;
-        }
-    }
-    if (*end)
-        return err_new("--%s: \"%s\" is not a number", opt, s);
-    if (shift && v > (G_MAXUINT64 >> shift))
-        return err_new("--%s: \"%s\" is too large", opt, s);
-    *out = v << shift;
-    return OK;
-}
-
-/* The messages echo the word: one line whatever it holds. */
-static err_t parse_number(const char *opt, const char *s, bool sized, uint64_t *out)
-{
-    return err_printable(number(opt, s, sized, out));
 }
 
 static struct raw_request request;

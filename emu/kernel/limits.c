@@ -10,6 +10,7 @@
 #include "emu/kernel/async.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
+#include "emu/parse.h"
 
 /* The engine counts a block at a time (its instruction budget, taken in
  * each block's prologue) while a block of up to 512 instructions (TCG's
@@ -60,36 +61,6 @@ static struct {
 } limits_state;
 
 /* ---- parsing ---- */
-
-static err_t parse_u64(const char *opt, const char *s, bool suffixes, uint64_t *out)
-{
-    char *end = NULL;
-    errno = 0;
-    if (!s || !*s || *s == '-')
-        return err_new("--%s needs a non-negative number", opt);
-    uint64_t v = g_ascii_strtoull(s, &end, 10);
-    if (errno || end == s)
-        return err_new("--%s: '%s' is not a number", opt, s);
-    unsigned shift = 0;
-    if (suffixes && *end) {
-        switch (g_ascii_toupper(*end)) {
-        case 'K': shift = 10; break;
-        case 'M': shift = 20; break;
-        case 'G': shift = 30; break;
-        case 'T': shift = 40; break;
-        default: return err_new("--%s: unknown suffix in '%s'", opt, s);
-        }
-        end++;
-        if (g_ascii_toupper(*end) == 'B' || (*end == 'i' && g_ascii_toupper(end[1]) == 'B'))
-            end += *end == 'i' ? 2 : 1;
-    }
-    if (*end)
-        return err_new("--%s: '%s' is not a number", opt, s);
-    if (shift && v > (UINT64_MAX >> shift))
-        return err_new("--%s: '%s' is too large", opt, s);
-    *out = v << shift;
-    return OK;
-}
 
 static err_t parse_seconds(const char *opt, const char *s, int64_t *ns)
 {
@@ -209,10 +180,10 @@ static err_t parse_options(void)
     err_t e;
     if (opt_cpu_time) {
         g_auto(GStrv) parts = g_strsplit(opt_cpu_time, ":", 2);
-        if ((e = parse_u64("cpu-time", parts[0], false, &limits_asked.cpu_soft)))
+        if ((e = parse_number("cpu-time", parts[0], false, &limits_asked.cpu_soft)))
             return e;
         limits_asked.cpu_hard = limits_asked.cpu_soft;
-        if (parts[1] && (e = parse_u64("cpu-time", parts[1], false, &limits_asked.cpu_hard)))
+        if (parts[1] && (e = parse_number("cpu-time", parts[1], false, &limits_asked.cpu_hard)))
             return e;
         if (limits_asked.cpu_soft > limits_asked.cpu_hard)
             return err_new("--cpu-time: SOFT must not exceed HARD");
@@ -221,14 +192,14 @@ static err_t parse_options(void)
         limits_asked.cpu = true;
     }
     if (opt_memory) {
-        if ((e = parse_u64("memory", opt_memory, true, &limits_asked.memory_bytes)))
+        if ((e = parse_number("memory", opt_memory, true, &limits_asked.memory_bytes)))
             return e;
         if (!limits_asked.memory_bytes)
             return err_new("--memory: the limit must be positive");
         limits_asked.memory = true;
     }
     if (opt_output) {
-        if ((e = parse_u64("output-limit", opt_output, true, &limits_asked.output_bytes)))
+        if ((e = parse_number("output-limit", opt_output, true, &limits_asked.output_bytes)))
             return e;
         limits_asked.output = true;
     }
@@ -238,7 +209,7 @@ static err_t parse_options(void)
         limits_asked.timeout = true;
     }
     if (opt_max_insns) {
-        if ((e = parse_u64("max-insns", opt_max_insns, true, &limits_asked.max_insns)))
+        if ((e = parse_number("max-insns", opt_max_insns, true, &limits_asked.max_insns)))
             return e;
         limits_asked.insns = true;
     }

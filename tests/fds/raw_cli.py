@@ -224,7 +224,7 @@ def hostile(c, emu, tmp):
         ([good, x, "--text-addr=zz"], 2, "not a number"),
         ([good, x, "--entry=-1"], 2, "not a number"),
         ([good, x, "--stack=8Q"], 2, "not a number"),
-        ([good, x, "--stack=99999999999999999999"], 2, "not a number"),
+        ([good, x, "--stack=99999999999999999999"], 2, "too large"),
         ([good, x, "--stack=17179869184G"], 2, "too large"),
         ([f"{good},", x], 2, "no data image"),
         ([f",{good}", x], 2, "no text image"),
