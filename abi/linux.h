@@ -72,6 +72,9 @@
 /* prctl(2) and seccomp(2) */
 #define PR_GET_SECCOMP_LINUX 21
 #define PR_SET_SECCOMP_LINUX 22
+#define PR_SET_NAME_LINUX 15
+#define PR_GET_NAME_LINUX 16
+#define TASK_COMM_LEN_LINUX 16
 /* modes, operations and filters: abi/seccomp_linux.h */
 #define NR_SECCOMP_MODES_LINUX 1 /* the seed patch knew only strict mode */
 

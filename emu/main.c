@@ -235,6 +235,11 @@ int main(int argc, char **argv)
     t.personality = info.is64 ? &abi_x86_64 : &abi_ia32;
     GPtrArray *policies = load_policies(info.is64);
     t.exe_path = g_canonicalize_filename(prog, NULL);
+    {
+        /* begin_new_exec(): the basename of the path as given to execve. */
+        g_autofree char *base = g_path_get_basename(prog);
+        g_strlcpy(t.comm, base, sizeof(t.comm));
+    }
     task_init_rlimits(&t);
     /* Installing a filter without no_new_privs needs CAP_SYS_ADMIN: the
      * guest has it where a native run by the same user would, as root. */

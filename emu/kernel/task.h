@@ -77,6 +77,7 @@ struct task {
     struct { uint64_t cur, max; } rlim[RLIM_NLIMITS_LINUX];
     uint8_t tls[3][8]; /* the three TLS descriptors of set_thread_area */
     char *exe_path;    /* what /proc/self/exe resolves to */
+    char comm[TASK_COMM_LEN_LINUX]; /* the name: exec's basename, PR_SET_NAME */
     struct sigstate sig; /* emu/kernel/signal.c */
     bool quiet;
 

@@ -83,12 +83,9 @@ static void sigset_line(GString *s, const char *name, uint64_t set)
 static char *vfile_proc_status(const struct task *t)
 {
     GString *s = g_string_new(NULL);
-    g_autofree char *base = g_path_get_basename(t->exe_path ? t->exe_path : "guest");
-    char comm[16];
-    g_strlcpy(comm, base, sizeof(comm)); /* TASK_COMM_LEN */
     int pid = (int)getpid();
     /* Umask is left out: the guest has no umask of its own here. */
-    g_string_append_printf(s, "Name:\t%s\nState:\tR (running)\n", comm);
+    g_string_append_printf(s, "Name:\t%s\nState:\tR (running)\n", t->comm);
     g_string_append_printf(s, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", pid,
                            pid, (int)getppid());
     g_string_append_printf(s, "Uid:\t%u\t%u\t%u\t%u\n", (unsigned)getuid(),

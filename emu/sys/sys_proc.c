@@ -306,5 +306,25 @@ static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_
 SYS(readlink) { return do_readlink(t, a[0], a[1], (int64_t)a[2]); }
 SYS(readlinkat) { return do_readlink(t, a[1], a[2], (int64_t)a[3]); }
 SYS(sched_yield) { (void)t, (void)a; return 0; }
-SYS(prctl) { return seccomp_prctl(t, a); }
+/* prctl(2): the task's name here, the seccomp and no_new_privs options in
+ * emu/kernel/seccomp.c, every other option -EINVAL. */
+SYS(prctl)
+{
+    switch ((int)a[0]) {
+    case PR_SET_NAME_LINUX: {
+        /* strncpy_from_user of at most TASK_COMM_LEN - 1 bytes: a longer
+         * name is cut, an unreadable byte before its end is -EFAULT. */
+        char name[TASK_COMM_LEN_LINUX] = { 0 };
+        int r = mm_read_string(&t->mm, uarg(t, a[1]), name, sizeof(name) - 1);
+        if (r == -EFAULT_LINUX)
+            return r;
+        memcpy(t->comm, name, sizeof(t->comm));
+        return 0;
+    }
+    case PR_GET_NAME_LINUX:
+        return mm_write(&t->mm, uarg(t, a[1]), t->comm, sizeof(t->comm)) ? 0 : -EFAULT_LINUX;
+    default:
+        return seccomp_prctl(t, a);
+    }
+}
 SYS(seccomp) { return seccomp_syscall(t, a); }

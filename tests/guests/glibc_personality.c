@@ -2,6 +2,7 @@
  * must agree between the native and the emulated run are printed: signs
  * of return values, file types, names, never pids, times or addresses.
  * An unimplemented call in the emulator shows up as a differing line. */
+#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -41,6 +42,28 @@ int main(int argc, char **argv)
         syscall(SYS_exit, 0);
     }
 
+    if (argc > 1 && !strcmp(argv[1], "name")) {
+        /* The task's name: exec's basename cut to 15 bytes, PR_SET_NAME,
+         * and what /proc/self/status shows of it. */
+        char name[32];
+        memset(name, 'x', sizeof name);
+        printf("PR_GET_NAME = %d: %s\n", prctl(PR_GET_NAME, name), name);
+        printf("PR_SET_NAME long = %d\n", prctl(PR_SET_NAME, "0123456789abcdefghij"));
+        printf("PR_GET_NAME = %d: %s\n", prctl(PR_GET_NAME, name), name);
+        printf("PR_SET_NAME bad pointer = %d\n", prctl(PR_SET_NAME, (char *)8) < 0 ? -errno : 0);
+        printf("PR_GET_NAME bad pointer = %d\n", prctl(PR_GET_NAME, (char *)8) < 0 ? -errno : 0);
+        printf("PR_SET_NAME short = %d\n", prctl(PR_SET_NAME, "job"));
+        FILE *f = fopen("/proc/self/status", "r");
+        char line[256];
+        while (f && fgets(line, sizeof line, f))
+            if (!strncmp(line, "Name:", 5))
+                printf("status %s", line);
+        if (f)
+            fclose(f);
+        fflush(stdout);
+        prctl(PR_SET_SECCOMP, 1, 0, 0, 0);
+        syscall(SYS_exit, 0);
+    }
     if (uname(&u) == 0)
         printf("uname: sysname %s, machine %s\n", u.sysname, u.machine);
     else
