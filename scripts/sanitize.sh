@@ -8,6 +8,7 @@ if [ ! -f build-asan/build.ninja ]; then
     meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
 meson compile -C build-asan >/dev/null
+scripts/libseccomp-src.sh build-asan
 # Leak checking is off: Unicorn keeps its translation caches to exit, and
 # seccomp-emu leaves by _exit() like the guest.  halt_on_error makes UBSan fatal.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1

@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
+scripts/libseccomp-src.sh build   # libseccomp's regression tests (test libseccomp-suite)
 meson test -C build --print-errorlogs "$@"

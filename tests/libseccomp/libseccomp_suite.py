@@ -118,7 +118,7 @@ def main():
     ap.add_argument('--cc', default='cc')
     a = ap.parse_args()
     if not a.src or not os.path.isdir(os.path.join(a.src, 'tests')):
-        print('SKIP: no libseccomp source given (--src; see docs/filter.md)')
+        print('SKIP: no libseccomp source at %s (scripts/libseccomp-src.sh fetches it; see docs/filter.md)' % a.src)
         return 77
     os.makedirs(a.work, exist_ok=True)
     tdir = os.path.join(a.src, 'tests')
