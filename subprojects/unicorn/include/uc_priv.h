@@ -364,16 +364,17 @@ struct uc_struct {
                          // uc_emu_stop()
     // seccomp-emu: the instruction budget (UC_CTL_INSN_BUDGET).  Blocks
     // starting in [insn_budget_begin, insn_budget_end] take their number
-    // of instructions from insn_budget in their prologue; one that would
-    // take it below zero stops the emulation before it runs, with
-    // insn_budget_hit set.
+    // of instructions from the CPU's icount_decr.u16.low in their prologue
+    // (translator.c); the rest of the budget is *insn_budget_rest, refilled
+    // from in cpu_loop_exec_tb().  A block the whole budget cannot pay for
+    // stops the emulation before it runs, with insn_budget_hit set.
     bool insn_budget_on;
     bool insn_budget_hit;
     bool insn_budget_stale; // blocks were translated under the old rule
     // seccomp-emu: no exit-request check after each guest load and store
     // (UC_CTL_MEM_EXIT_CHECK)
     bool no_mem_exit_check;
-    int64_t *insn_budget;   // in the CPU state, set by the target's init
+    int64_t *insn_budget_rest; // in the CPU state, set by the target's init
     uint64_t insn_budget_begin, insn_budget_end;
     bool quit_request;   // request to quit the current TB, but continue to
                          // emulate - for uc_mem_protect()

@@ -230,9 +230,9 @@ typedef struct CPUTLB {
  */
 typedef struct CPUNegativeOffsetState {
     CPUTLB tlb;
-    /* seccomp-emu: the instruction budget (uc_priv.h), next to env so
-     * that each block's prologue reaches it with a short offset */
-    int64_t insn_budget;
+    /* seccomp-emu: the instruction budget beyond icount_decr.u16.low
+     * (uc_priv.h, translator.c) */
+    int64_t insn_budget_rest;
     IcountDecr icount_decr;
 } CPUNegativeOffsetState;
 
