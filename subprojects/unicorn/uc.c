@@ -1968,21 +1968,6 @@ void helper_uc_traceopcode(struct hook *hook, uint64_t arg1, uint64_t arg2,
 
 void helper_uc_tracecode(int32_t size, uc_hook_idx index, void *handle,
                          int64_t address);
-void helper_uc_insn_budget_exhausted(void *handle);
-
-/* seccomp-emu: a block's prologue found too few instructions left in the
- * budget (translator.c); it exits before running, and the emulation stops
- * as for uc_emu_stop(). */
-void helper_uc_insn_budget_exhausted(void *handle)
-{
-    struct uc_struct *uc = handle;
-
-    uc->insn_budget_hit = true;
-    uc->stop_request = true;
-    if (uc->cpu) {
-        cpu_exit(uc->cpu);
-    }
-}
 void helper_uc_tracecode(int32_t size, uc_hook_idx index, void *handle,
                          int64_t address)
 {
@@ -2776,12 +2761,17 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
                     uc->insn_budget_stale = false;
                 }
             }
-            *uc->insn_budget = budget;
+            /* The low part in the CPU's icount_decr.u16.low, the rest
+             * beside it (translator.c). */
+            uint16_t low = budget <= 0 ? 0 : budget < 0xffff ? budget : 0xffff;
+            uc->cpu->icount_decr_ptr->u16.low = low;
+            *uc->insn_budget_rest = budget - low;
             uc->insn_budget_hit = false;
         } else if (rw == UC_CTL_IO_READ) {
             int64_t *budget = va_arg(args, int64_t *);
             int *hit = va_arg(args, int *);
-            *budget = *uc->insn_budget;
+            *budget = uc->cpu->icount_decr_ptr->u16.low +
+                      *uc->insn_budget_rest;
             *hit = uc->insn_budget_hit;
         } else {
             err = UC_ERR_ARG;

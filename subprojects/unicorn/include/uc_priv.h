@@ -364,9 +364,10 @@ struct uc_struct {
                          // uc_emu_stop()
     // seccomp-emu: the instruction budget (UC_CTL_INSN_BUDGET).  Blocks
     // starting in [insn_budget_begin, insn_budget_end] take their number
-    // of instructions from insn_budget in their prologue; one that would
-    // take it below zero stops the emulation before it runs, with
-    // insn_budget_hit set.
+    // of instructions from the CPU's icount_decr.u16.low in their prologue
+    // (translator.c); the rest of the budget is *insn_budget_rest, refilled
+    // from in cpu_loop_exec_tb().  A block the whole budget cannot pay for
+    // stops the emulation before it runs, with insn_budget_hit set.
     bool insn_budget_on;
     bool insn_budget_hit;
     bool insn_budget_stale; // blocks were translated under the old rule
@@ -376,7 +377,7 @@ struct uc_struct {
     // seccomp-emu: the TLB fill in progress is for a user-privilege access
     // (UC_CTL_TLB_FILL_USER)
     bool tlb_fill_user;
-    int64_t *insn_budget;   // in the CPU state, set by the target's init
+    int64_t *insn_budget_rest; // in the CPU state, set by the target's init
     uint64_t insn_budget_begin, insn_budget_end;
     bool quit_request;   // request to quit the current TB, but continue to
                          // emulate - for uc_mem_protect()

@@ -523,6 +523,40 @@ static inline void cpu_loop_exec_tb(CPUState *cpu, TranslationBlock *tb,
         return;
     }
 
+    /* seccomp-emu: the block's prologue found too few instructions in
+     * u16.low for it (translator.c): refill from the rest of the budget
+     * and run it, or, if the whole budget cannot pay for the block, stop
+     * the emulation before it as uc_emu_stop() does.  tb->icount may count
+     * one instruction more than the prologue does (a breakpoint's): then
+     * the stop comes one block early, with the budget still exact. */
+    if (cpu->uc->insn_budget_on) {
+        struct uc_struct *uc = cpu->uc;
+        CPUClass *cc = CPU_GET_CLASS(cpu);
+        int64_t left = cpu_neg(cpu)->icount_decr.u16.low +
+                       cpu_neg(cpu)->insn_budget_rest;
+
+        /* Nothing of the block ran: the PC is its start.  cpu_tb_exec()
+         * leaves it unsynced when a code hook exists anywhere (Unicorn's
+         * per-instruction hook syncs it itself), and a chained jump into
+         * the block did not store it. */
+        if (cc->synchronize_from_tb) {
+            cc->synchronize_from_tb(cpu, tb);
+        } else {
+            cc->set_pc(cpu, tb->pc);
+        }
+
+        if (left >= tb->icount) {
+            uint16_t low = MIN(0xffff, left);
+            cpu_neg(cpu)->icount_decr.u16.low = low;
+            cpu_neg(cpu)->insn_budget_rest = left - low;
+        } else {
+            uc->insn_budget_hit = true;
+            uc->stop_request = true;
+            cpu_exit(cpu);
+        }
+        return;
+    }
+
     /* Instruction counter expired.  */
     /* Refill decrementer and continue execution.  */
     insns_left = MIN(0xffff, cpu->icount_budget);

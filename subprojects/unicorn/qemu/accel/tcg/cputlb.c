@@ -974,10 +974,10 @@ void tlb_set_page_with_attrs(CPUState *cpu, target_ulong vaddr,
      */
     desc->iotlb[index].addr = iotlb - vaddr_page;
     desc->iotlb[index].attrs = attrs;
+    desc->iotlb[index].paddr = paddr_page;
 
     /* Now calculate the new entry */
     tn.addend = addend - vaddr_page;
-    tn.paddr = paddr_page;
     if (prot & PAGE_READ) {
         tn.addr_read = address;
         if (wp_flags & BP_MEM_READ) {
@@ -1544,7 +1544,8 @@ load_helper(CPUArchState *env, target_ulong addr, TCGMemOpIdx oi,
         tlb_addr &= ~TLB_INVALID_MASK;
     }
 
-    paddr = entry->paddr | (addr & ~TARGET_PAGE_MASK);
+    paddr = env_tlb(env)->d[mmu_idx].iotlb[index].paddr |
+            (addr & ~TARGET_PAGE_MASK);
     mr = uc->memory_mapping(uc, paddr);
 
     // memory might be still unmapped while reading or fetching
@@ -1605,7 +1606,8 @@ load_helper(CPUArchState *env, target_ulong addr, TCGMemOpIdx oi,
                 tlb_addr = code_read ? entry->addr_code : entry->addr_read;
                 tlb_addr &= ~TLB_INVALID_MASK;
             }
-            paddr = entry->paddr | (addr & ~TARGET_PAGE_MASK);
+            paddr = env_tlb(env)->d[mmu_idx].iotlb[index].paddr |
+                    (addr & ~TARGET_PAGE_MASK);
             mr = uc->memory_mapping(uc, paddr);
             if (mr == NULL) {
                 uc->invalid_error = UC_ERR_MAP;
@@ -2144,7 +2146,8 @@ store_helper(CPUArchState *env, target_ulong addr, uint64_t val,
     }
 
     // Load the latest memory mapping.
-    paddr = entry->paddr | (addr & ~TARGET_PAGE_MASK);
+    paddr = env_tlb(env)->d[mmu_idx].iotlb[index].paddr |
+            (addr & ~TARGET_PAGE_MASK);
     mr = uc->memory_mapping(uc, paddr);
 
     if (!uc->size_recur_mem) { // disabling write callback if in recursive call
@@ -2199,7 +2202,8 @@ store_helper(CPUArchState *env, target_ulong addr, uint64_t val,
                 }
                 tlb_addr = tlb_addr_write(entry) & ~TLB_INVALID_MASK;
             }
-            paddr = entry->paddr | (addr & ~TARGET_PAGE_MASK);
+            paddr = env_tlb(env)->d[mmu_idx].iotlb[index].paddr |
+                    (addr & ~TARGET_PAGE_MASK);
             mr = uc->memory_mapping(uc, paddr);
             if (mr == NULL) {
                 uc->invalid_error = UC_ERR_MAP;

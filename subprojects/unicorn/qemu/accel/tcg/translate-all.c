@@ -313,12 +313,13 @@ static int cpu_restore_state_from_tb(CPUState *cpu, TranslationBlock *tb,
         cpu_neg(cpu)->icount_decr.u16.low += num_insns - i;
     }
     /* seccomp-emu: the instruction budget (translator.c) was taken for
-     * the whole block; give back the instructions from the one that
-     * stopped it to the end. */
+     * the whole block from u16.low; give back the instructions from the
+     * one that stopped it to the end (no overflow: the block took at
+     * least as many). */
     if (reset_icount && cpu->uc->insn_budget_on &&
         tb->pc >= cpu->uc->insn_budget_begin &&
         tb->pc <= cpu->uc->insn_budget_end) {
-        cpu_neg(cpu)->insn_budget += num_insns - i;
+        cpu_neg(cpu)->icount_decr.u16.low += num_insns - i;
     }
     restore_state_to_opc(env, tb, data);
 

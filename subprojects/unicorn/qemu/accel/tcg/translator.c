@@ -33,12 +33,34 @@ void translator_loop_temp_check(DisasContextBase *db)
 }
 
 /*
- * seccomp-emu: the instruction budget.  In the prologue of a block that
- * counts, after the exit-request check: budget -= (instructions in the
- * block), unless that would go below zero, in which case the block exits
- * before it runs and the emulation stops (helper_uc_insn_budget_exhausted).
- * The count is patched in at the end of translation, as QEMU's icount does;
- * cpu_restore_state_from_tb() gives back what an exception left unexecuted.
+ * seccomp-emu: the instruction budget, counted as QEMU's icount counts.
+ * The budget's low part lives in icount_decr.u16.low, under the
+ * exit-request flag in u16.high, so that a block that counts folds both
+ * tests into the one load and branch every block makes anyway:
+ *
+ *     count = icount_decr.u32 - (instructions in the block)
+ *     icount_decr.u32 = count
+ *     if (count < 0) goto budget_exit
+ *
+ * The rest of the budget (uc_priv.h) is refilled into u16.low by
+ * cpu_loop_exec_tb() when a block finds too few there, and the emulation
+ * stops there when the whole budget cannot pay for the block.  The store
+ * comes before the branch so that the count needs no local temp (a spill
+ * and a reload); budget_exit, off the hot path, adds the count back (mod
+ * 2^32, so exactly) before the block's TB_EXIT_REQUESTED exit.
+ *
+ * The store is 32 bits wide, not QEMU's 16: the next block's 32-bit load
+ * of a word just written in part cannot be forwarded from the store
+ * buffer, and that stall on every block cost more than the budget itself
+ * (interp64: 2x the plain run).  The price: a cpu_exit() from another
+ * thread landing between a block's load and store is overwritten.  It is
+ * not lost: cpu->exit_request stays set and is seen the next time the
+ * loop leaves translated code, at the latest at the next refill, within
+ * 65,535 counted instructions.
+ *
+ * The count is patched in at the end of translation, as QEMU's icount
+ * does; cpu_restore_state_from_tb() gives back what an exception left
+ * unexecuted.
  */
 static bool insn_budget_counts(struct uc_struct *uc, target_ulong pc)
 {
@@ -46,45 +68,52 @@ static bool insn_budget_counts(struct uc_struct *uc, target_ulong pc)
            pc <= uc->insn_budget_end;
 }
 
-static void gen_insn_budget_start(TCGContext *tcg_ctx, struct uc_struct *uc,
-                                  TranslationBlock *tb)
+static long icount_ofs(size_t field)
 {
-    TCGv_i64 left, n;
-    long ofs = offsetof(ArchCPU, neg.insn_budget) - offsetof(ArchCPU, env);
-
-    tcg_ctx->insn_budget_op = NULL;
-    if (!insn_budget_counts(uc, tb->pc)) {
-        return;
-    }
-    tcg_ctx->insn_budget_label = gen_new_label(tcg_ctx);
-    /* Only local temps live across the branch. */
-    left = tcg_temp_local_new_i64(tcg_ctx);
-    n = tcg_temp_new_i64(tcg_ctx);
-    tcg_gen_ld_i64(tcg_ctx, left, tcg_ctx->cpu_env, ofs);
-    tcg_gen_movi_i64(tcg_ctx, n, 0xdeadbeef);
-    tcg_ctx->insn_budget_op = tcg_last_op(tcg_ctx);
-    tcg_gen_sub_i64(tcg_ctx, left, left, n);
-    tcg_temp_free_i64(tcg_ctx, n);
-    tcg_gen_brcondi_i64(tcg_ctx, TCG_COND_LT, left, 0,
-                        tcg_ctx->insn_budget_label);
-    tcg_gen_st_i64(tcg_ctx, left, tcg_ctx->cpu_env, ofs);
-    tcg_temp_free_i64(tcg_ctx, left);
+    return (long)field - (long)offsetof(ArchCPU, env);
 }
 
-static void gen_insn_budget_end(TCGContext *tcg_ctx, struct uc_struct *uc,
-                                int num_insns)
+/* gen_tb_start() for a block that counts. */
+static void gen_tb_start_counting(TCGContext *tcg_ctx)
 {
-    TCGv_ptr ucp;
+    TCGv_i32 count = tcg_temp_new_i32(tcg_ctx);
+    TCGv_i32 n = tcg_temp_new_i32(tcg_ctx);
+
+    tcg_ctx->exitreq_label = gen_new_label(tcg_ctx);
+    tcg_ctx->insn_budget_label = gen_new_label(tcg_ctx);
+    tcg_gen_ld_i32(tcg_ctx, count, tcg_ctx->cpu_env,
+                   icount_ofs(offsetof(ArchCPU, neg.icount_decr.u32)));
+    tcg_gen_movi_i32(tcg_ctx, n, 0xdead);
+    tcg_ctx->insn_budget_op = tcg_last_op(tcg_ctx);
+    tcg_gen_sub_i32(tcg_ctx, count, count, n);
+    tcg_gen_st_i32(tcg_ctx, count, tcg_ctx->cpu_env,
+                   icount_ofs(offsetof(ArchCPU, neg.icount_decr.u32)));
+    tcg_gen_brcondi_i32(tcg_ctx, TCG_COND_LT, count, 0,
+                        tcg_ctx->insn_budget_label);
+    tcg_temp_free_i32(tcg_ctx, n);
+    tcg_temp_free_i32(tcg_ctx, count);
+}
+
+/* Before gen_tb_end(): the count, and budget_exit, which falls through to
+ * gen_tb_end()'s exitreq_label. */
+static void gen_insn_budget_end(TCGContext *tcg_ctx, int num_insns)
+{
+    TCGv_i32 word, n;
 
     if (!tcg_ctx->insn_budget_op) {
         return;
     }
     tcg_set_insn_param(tcg_ctx->insn_budget_op, 1, num_insns);
-    /* Falls through to gen_tb_end()'s exit (TB_EXIT_REQUESTED). */
     gen_set_label(tcg_ctx, tcg_ctx->insn_budget_label);
-    ucp = tcg_const_ptr(tcg_ctx, uc);
-    gen_helper_uc_insn_budget_exhausted(tcg_ctx, ucp);
-    tcg_temp_free_ptr(tcg_ctx, ucp);
+    word = tcg_temp_new_i32(tcg_ctx);
+    n = tcg_const_i32(tcg_ctx, num_insns);
+    tcg_gen_ld_i32(tcg_ctx, word, tcg_ctx->cpu_env,
+                   icount_ofs(offsetof(ArchCPU, neg.icount_decr.u32)));
+    tcg_gen_add_i32(tcg_ctx, word, word, n);
+    tcg_gen_st_i32(tcg_ctx, word, tcg_ctx->cpu_env,
+                   icount_ofs(offsetof(ArchCPU, neg.icount_decr.u32)));
+    tcg_temp_free_i32(tcg_ctx, n);
+    tcg_temp_free_i32(tcg_ctx, word);
     tcg_ctx->insn_budget_op = NULL;
 }
 
@@ -140,8 +169,11 @@ void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
     // tcg_dump_ops(tcg_ctx, false, "translator loop");
 
     /* Start translating.  */
-    gen_tb_start(tcg_ctx, db->tb);
-    gen_insn_budget_start(tcg_ctx, uc, db->tb);
+    if (insn_budget_counts(uc, db->tb->pc)) {
+        gen_tb_start_counting(tcg_ctx);
+    } else {
+        gen_tb_start(tcg_ctx, db->tb);
+    }
     // tcg_dump_ops(tcg_ctx, false, "tb start");
 
     ops->tb_start(db, cpu);
@@ -199,7 +231,7 @@ void translator_loop(const TranslatorOps *ops, DisasContextBase *db,
 _end_loop:
     /* Emit code to exit the TB, as indicated by db->is_jmp.  */
     ops->tb_stop(db, cpu);
-    gen_insn_budget_end(tcg_ctx, uc, db->num_insns - bp_insn);
+    gen_insn_budget_end(tcg_ctx, db->num_insns - bp_insn);
     gen_tb_end(tcg_ctx, db->tb, db->num_insns - bp_insn);
     // tcg_dump_ops(tcg_ctx, false, "tb end");
 

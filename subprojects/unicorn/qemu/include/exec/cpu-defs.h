@@ -77,9 +77,9 @@ typedef uint64_t target_ulong;
 #define CPU_VTLB_SIZE 8
 
 #if HOST_LONG_BITS == 32 && TARGET_LONG_BITS == 32
-#define CPU_TLB_ENTRY_BITS 5
+#define CPU_TLB_ENTRY_BITS 4
 #else
-#define CPU_TLB_ENTRY_BITS 6
+#define CPU_TLB_ENTRY_BITS 5
 #endif
 
 #define CPU_TLB_DYN_MIN_BITS 6
@@ -112,7 +112,6 @@ typedef struct CPUTLBEntry {
             target_ulong addr_read;
             target_ulong addr_write;
             target_ulong addr_code;
-            target_ulong paddr;
             /* Addend to virtual address to get host address.  IO accesses
                use the corresponding iotlb value.  */
             uintptr_t addend;
@@ -141,6 +140,10 @@ typedef struct CPUIOTLBEntry {
      */
     hwaddr addr;
     MemTxAttrs attrs;
+    /* Unicorn: the page's address in Unicorn's memory map, for the slow
+     * path's memory-region lookup and hooks.  Kept here rather than in
+     * CPUTLBEntry, whose size the fast path pays for on every access. */
+    target_ulong paddr;
 } CPUIOTLBEntry;
 
 /*
@@ -227,9 +230,9 @@ typedef struct CPUTLB {
  */
 typedef struct CPUNegativeOffsetState {
     CPUTLB tlb;
-    /* seccomp-emu: the instruction budget (uc_priv.h), next to env so
-     * that each block's prologue reaches it with a short offset */
-    int64_t insn_budget;
+    /* seccomp-emu: the instruction budget beyond icount_decr.u16.low
+     * (uc_priv.h, translator.c) */
+    int64_t insn_budget_rest;
     IcountDecr icount_decr;
 } CPUNegativeOffsetState;
 

@@ -23,7 +23,10 @@
 #include "qemu/thread.h"
 #include "qemu/qht.h"
 
-#define CODE_GEN_HTABLE_BITS     15
+/* seccomp-emu: QEMU's 15 made every engine zero 512 KiB of hash buckets
+ * at open, a sixth of a one-line job's start-up; the table is
+ * QHT_MODE_AUTO_RESIZE and doubles as blocks are added. */
+#define CODE_GEN_HTABLE_BITS     10
 #define CODE_GEN_HTABLE_SIZE     (1 << CODE_GEN_HTABLE_BITS)
 
 typedef struct TranslationBlock TranslationBlock;

@@ -1,5 +1,4 @@
 DEF_HELPER_4(uc_tracecode, void, i32, i32, ptr, i64)
-DEF_HELPER_1(uc_insn_budget_exhausted, void, ptr)
 DEF_HELPER_6(uc_traceopcode, void, ptr, i64, i64, i32, ptr, i64)
 
 DEF_HELPER_FLAGS_4(cc_compute_all, TCG_CALL_NO_RWG_SE, tl, tl, tl, tl, int)

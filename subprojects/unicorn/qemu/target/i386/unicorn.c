@@ -1862,7 +1862,7 @@ static int x86_cpus_init(struct uc_struct *uc, const char *cpu_model)
     if (cpu == NULL) {
         return -1;
     }
-    uc->insn_budget = &cpu_neg(CPU(cpu))->insn_budget;
+    uc->insn_budget_rest = &cpu_neg(CPU(cpu))->insn_budget_rest;
 
     return 0;
 }
