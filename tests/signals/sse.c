@@ -211,7 +211,8 @@ static void on_info(int sig, siginfo_t *si, void *ucv)
 static void on_plain_fault(int sig)
 {
     volatile ucontext_t *uc = (volatile ucontext_t *)((char *)__builtin_frame_address(0) + 16);
-    greg_t *g = (greg_t *)uc->uc_mcontext.gregs;
+    /* volatile: GCC takes stores above the frame for dead ones */
+    volatile greg_t *g = uc->uc_mcontext.gregs;
     report(sig, -1, (uintptr_t)g[REG_CR2], (long)g[REG_TRAPNO], (long)g[REG_ERR],
            (uintptr_t)g[REG_PC]);
     g[REG_PC] = (greg_t)cur->after;
