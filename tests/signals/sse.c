@@ -1,6 +1,7 @@
 /* SSE memory operands and 16-byte alignment, against the kernel.
  *
- *   sse faults    every 16-byte-aligned SSE form on a misaligned address:
+ *   sse faults    every 16-byte-aligned SSE form on a misaligned address
+ *                 (and xsave's 64-byte and cmpxchg16b's 16-byte rules):
  *                 each raises #GP(0), which Linux delivers as SIGSEGV,
  *                 si_code SI_KERNEL, si_addr 0, trap 13, error code 0, at
  *                 the instruction; the handler prints that and skips it
@@ -24,7 +25,7 @@
 /* 64 bytes, 16-aligned, followed by a guard of mapped bytes: buf + 1 and
  * buf + 8 are misaligned addresses the whole access stays inside. */
 static unsigned char buf[128] __attribute__((aligned(64)));
-static unsigned char fxarea[512 + 64] __attribute__((aligned(64)));
+static unsigned char fxarea[1024] __attribute__((aligned(64)));
 void *sse_ptr;
 
 /* Each case: NAME loads sse_ptr into the accumulator, NAME_at is the one
@@ -32,14 +33,20 @@ void *sse_ptr;
  * result (if any) in %xmm0, which the caller stores with movups. */
 #if defined(__x86_64__)
 #define AX "%rax"
+#define CX "%rcx"
 #define LOAD_PTR "mov sse_ptr(%rip), %rax\n"
 #else
 #define AX "%eax"
+#define CX "%ecx"
 #define LOAD_PTR "mov sse_ptr, %eax\n"
 #endif
 #define STUB(name, insn) \
     ".globl " #name ", " #name "_at, " #name "_after\n" #name ":\n" LOAD_PTR #name "_at: " insn \
     "\n" #name "_after: ret\n"
+/* the same with set-up before the tested instruction */
+#define STUB2(name, pre, insn) \
+    ".globl " #name ", " #name "_at, " #name "_after\n" #name ":\n" LOAD_PTR pre "\n" #name \
+    "_at: " insn "\n" #name "_after: ret\n"
 #define DECL(name) extern char name[], name##_at[], name##_after[];
 
 /* clang-format off */
@@ -75,6 +82,11 @@ __asm__(".text\n"
         STUB(c_roundps, "roundps $0, (" AX "), %xmm0")
         STUB(c_fxsave, "fxsave (" AX ")")
         STUB(c_fxrstor, "fxrstor (" AX ")")
+        /* xsave: 64-byte aligned; the x87 and SSE state only */
+        STUB2(c_xsave, "mov " AX ", " CX "\n mov $3, %eax\n xor %edx, %edx", "xsave (" CX ")")
+#if defined(__x86_64__)
+        STUB(c_cmpxchg16b, "cmpxchg16b (" AX ")")
+#endif
         /* forms that take any address */
         STUB(c_movups_ld, "movups (" AX "), %xmm0")
         STUB(c_movups_st, "movups %xmm0, (" AX ")")
@@ -109,16 +121,19 @@ DECL(c_movntdqa) DECL(c_roundps) DECL(c_fxsave) DECL(c_fxrstor) DECL(c_movups_ld
 DECL(c_movups_st) DECL(c_movupd_ld) DECL(c_movdqu_ld) DECL(c_movdqu_st) DECL(c_lddqu)
 DECL(c_movq) DECL(c_movsd) DECL(c_movss) DECL(c_movlps) DECL(c_movhps) DECL(c_movddup)
 DECL(c_addss) DECL(c_addsd) DECL(c_comisd) DECL(c_cvtps2pd) DECL(c_cvtdq2pd) DECL(c_cvtps2pi)
-DECL(c_paddd_mmx) DECL(c_pmovzxbw) DECL(c_roundsd) DECL(c_pcmpistri)
+DECL(c_paddd_mmx) DECL(c_pmovzxbw) DECL(c_roundsd) DECL(c_pcmpistri) DECL(c_xsave)
+#if defined(__x86_64__)
+DECL(c_cmpxchg16b)
+#endif
 
-enum need { BASE, SSE3, SSSE3, SSE41, SSE42 };
+enum need { BASE, SSE3, SSSE3, SSE41, SSE42, XSAVE };
 
 struct sse_case {
     const char *name;
     char *fn, *at, *after;
     enum need need;
     int misalign; /* bytes past a 16-aligned address; 0: aligned */
-    int fx;       /* the operand is the 512-byte fxsave area */
+    int fx;       /* the operand is the 512-byte fxsave area; 2: unmapped */
 };
 
 #define C(n, need, mis) { #n, c_##n, c_##n##_at, c_##n##_after, need, mis, 0 }
@@ -137,6 +152,13 @@ static const struct sse_case faulting[] = {
     C(pshufb, SSSE3, 8), C(palignr, SSSE3, 8), C(pmulld, SSE41, 8),
     C(movntdqa, SSE41, 8), C(roundps, SSE41, 8), FX(fxsave, 8),
     FX(fxrstor, 8),
+    { "xsave", c_xsave, c_xsave_at, c_xsave_after, XSAVE, 16, 1 },
+    /* misaligned and unmapped: #GP, not #PF (the alignment check first) */
+    { "movaps_ld-unmapped", c_movaps_ld, c_movaps_ld_at, c_movaps_ld_after, BASE, 8, 2 },
+    { "movdqa_st-unmapped", c_movdqa_st, c_movdqa_st_at, c_movdqa_st_after, BASE, 8, 2 },
+#if defined(__x86_64__)
+    C(cmpxchg16b, BASE, 8),
+#endif
 };
 
 /* Each runs here. */
@@ -155,6 +177,10 @@ static const struct sse_case running[] = {
     C(addps, BASE, 0), C(pshufd, BASE, 0), C(cvtpd2pi, BASE, 0),
     C(pshufb, SSSE3, 0), C(movntdqa, SSE41, 0), C(roundps, SSE41, 0),
     FX(fxsave, 0), FX(fxrstor, 0),
+    { "xsave", c_xsave, c_xsave_at, c_xsave_after, XSAVE, 0, 1 },
+#if defined(__x86_64__)
+    C(cmpxchg16b, BASE, 0),
+#endif
 };
 
 static const struct sse_case *cur;
@@ -175,6 +201,8 @@ static int has(enum need need)
         return !!(c & bit_SSE4_1);
     case SSE42:
         return !!(c & bit_SSE4_2);
+    case XSAVE:
+        return !!(c & bit_OSXSAVE);
     }
     return 0;
 }
@@ -249,8 +277,9 @@ static const unsigned char seed[16] __attribute__((aligned(16))) = {
 static void run(const struct sse_case *c)
 {
     cur = c;
-    fill(c->fx ? c->misalign : 0);
-    sse_ptr = (c->fx ? fxarea : buf) + c->misalign;
+    fill(c->fx == 1 ? c->misalign : 0);
+    /* below mmap_min_addr: never mapped */
+    sse_ptr = (c->fx == 2 ? (unsigned char *)0x1000 : c->fx ? fxarea : buf) + c->misalign;
     unsigned char res[16], mm[8];
     __asm__ volatile("movdqa %0, %%xmm0\n movq %1, %%mm0" ::"m"(seed), "m"(*(const uint64_t *)seed)
                      : "xmm0", "mm0");
