@@ -3333,6 +3333,13 @@ static void gen_sse(CPUX86State *env, DisasContext *s, int b,
     MemOp ot;
 
     b &= 0xff;
+    /* This translator has no AVX: a VEX-encoded SSE instruction is #UD, as
+     * on a CPU without AVX, instead of running as its legacy form with the
+     * VEX operand ignored.  Only the VEX-encoded integer instructions (BMI1,
+     * BMI2 at 0f 38 f0-ff and 0f 3a f0) are decoded past the escapes. */
+    if ((s->prefix & PREFIX_VEX) && b != 0x38 && b != 0x3a) {
+        goto illegal_op;
+    }
     if (s->prefix & PREFIX_DATA)
         b1 = 1;
     else if (s->prefix & PREFIX_REPZ)
@@ -3987,6 +3994,9 @@ static void gen_sse(CPUX86State *env, DisasContext *s, int b,
             if ((b & 0xf0) == 0xf0) {
                 goto do_0f_38_fx;
             }
+            if (s->prefix & PREFIX_VEX) {
+                goto illegal_op;
+            }
             modrm = x86_ldub_code(env, s);
             rm = modrm & 7;
             reg = ((modrm >> 3) & 7) | rex_r;
@@ -4417,6 +4427,9 @@ static void gen_sse(CPUX86State *env, DisasContext *s, int b,
         case 0x03a:
         case 0x13a:
             b = modrm;
+            if (s->prefix & PREFIX_VEX) {
+                goto illegal_op;
+            }
             modrm = x86_ldub_code(env, s);
             rm = modrm & 7;
             reg = ((modrm >> 3) & 7) | rex_r;
