@@ -13,6 +13,9 @@
  *                     which no user program can run; YMM and wider XSAVE
  *                     state) must be off.  Only under seccomp-emu.
  *
+ * Both: where cpuid reports no AVX, VEX-encoded SSE instructions must be
+ * SIGILL.
+ *
  * Prints one line per bit that is set; exits 1 on any lie. */
 #include "sigtest.h"
 
@@ -89,6 +92,10 @@ static void p_mmxext(void) { __asm__ volatile("pxor %%mm0, %%mm0\n pmaxsw %%mm0,
 static void p_rdtscp(void) { unsigned a, c, d; __asm__ volatile("rdtscp" : "=a"(a), "=c"(c), "=d"(d)); }
 static void p_3dnow(void) { __asm__ volatile("pxor %%mm0, %%mm0\n pfadd %%mm0, %%mm0\n femms" ::: "mm0"); }
 static void p_3dnowext(void) { __asm__ volatile("pxor %%mm0, %%mm0\n pswapd %%mm0, %%mm0\n femms" ::: "mm0"); }
+/* VEX-encoded SSE (AVX's 128-bit forms), one from each opcode map */
+static void p_vex_0f(void) { __asm__ volatile("vaddps %%xmm1, %%xmm2, %%xmm0" ::: "xmm0"); }
+static void p_vex_0f38(void) { __asm__ volatile("vpshufb %%xmm1, %%xmm2, %%xmm0" ::: "xmm0"); }
+static void p_vex_0f3a(void) { __asm__ volatile("vpalignr $3, %%xmm1, %%xmm2, %%xmm0" ::: "xmm0"); }
 /* clang-format on */
 
 enum reg { EAX, EBX, ECX, EDX };
@@ -237,6 +244,20 @@ int main(int argc, char **argv)
             bad = 1;
         } else
             say("%s: reported, runs\n", f->name);
+    }
+    /* Without AVX, a VEX-encoded SSE instruction is #UD, not its legacy
+     * form run with the VEX operand ignored. */
+    static const struct feature avx = { "avx", 1, 0, ECX, 28, NULL, 0 };
+    if (!bit_set(&avx)) {
+        static void (*const vex[])(void) = { p_vex_0f, p_vex_0f38, p_vex_0f3a };
+        static const char *const vex_name[] = { "vaddps", "vpshufb", "vpalignr" };
+        for (int i = 0; i < 3; i++) {
+            probe_sig = 0;
+            if (!sigsetjmp(probe_env, 1))
+                vex[i]();
+            say("%s without avx: signal %d\n", vex_name[i], probe_sig);
+            bad |= probe_sig != SIGILL;
+        }
     }
     bad |= strings();
     say(bad ? "cpuid lies\n" : "cpuid holds\n");
