@@ -16,6 +16,18 @@
 #define CR4_TSD (1u << 2)
 #define CR4_OSFXSR (1u << 9)
 #define CR4_OSXMMEXCPT (1u << 10)
+#define CR4_FSGSBASE (1u << 16)
+#define CR4_OSXSAVE (1u << 18)
+
+/* The CPU the guest sees: AMD's first EPYC (Zen), whose features the
+ * engine trims at creation to those it implements (Unicorn's TCG feature
+ * lists): SSE3, SSSE3, SSE4.1/4.2, SSE4a, POPCNT, LZCNT, MOVBE, AES,
+ * PCLMULQDQ, BMI1/2, ADX, CX16, XSAVE, FSGSBASE, RDTSCP; no AVX.  Unicorn's
+ * default, qemu64, stops at SSE3, so a guest that checks cpuid took the
+ * slow paths, and a native run on any machine of the last fifteen years
+ * differs from ours.  The vendor stays AMD, as qemu64's was.
+ * tests/signals/cpuid.c checks that every bit reported runs. */
+#define CPU_MODEL UC_CPU_X86_EPYC
 
 
 /* Kernel page layout: the GDT first, then the stubs the CPU runs at CPL 0.
@@ -47,6 +59,9 @@ err_t cpu_open(struct task *t, bool is64)
     t->is64 = is64;
     err_t e = UC_TRY(uc_open(UC_ARCH_X86, is64 ? UC_MODE_64 : UC_MODE_32, &t->uc));
     if (e)
+        return e;
+    /* before anything creates the CPU */
+    if ((e = UC_TRY(uc_ctl_set_cpu_model(t->uc, CPU_MODEL))))
         return e;
     if ((e = mm_init(&t->mm, t->uc, is64 ? TASK_SIZE_64_LINUX : TASK_SIZE_IA32_LINUX)))
         return e;
@@ -95,6 +110,9 @@ err_t cpu_open(struct task *t, bool is64)
     /* SSE on, x87 native: what Linux sets for every task. */
     cr0 = (cr0 | CR0_MP | CR0_NE) & ~(uint64_t)CR0_EM;
     cr4 |= CR4_OSFXSR | CR4_OSXMMEXCPT;
+    /* The model has XSAVE and FSGSBASE, and Linux enables both (XCR0 is
+     * x87|SSE from the engine's reset: no AVX state). */
+    cr4 |= CR4_OSXSAVE | CR4_FSGSBASE;
     if ((e = reg_write(t, UC_X86_REG_CR0, cr0)) || (e = reg_write(t, UC_X86_REG_CR4, cr4)))
         return e;
 

@@ -599,12 +599,16 @@ static CPUCacheInfo legacy_l3_cache = {
           CPUID_MTRR, CPUID_MCA, CPUID_CLFLUSH (needed for Win64) */
           /* missing:
           CPUID_VME, CPUID_DTS, CPUID_SS, CPUID_HT, CPUID_TM, CPUID_PBE */
+/* Unicorn runs user code only: MONITOR/MWAIT (CPL 0) and SVM (EFER.SVME,
+ * vmrun at CPL 0) are left out of what it reports, since no guest of it
+ * can execute them.  RDRAND too: its helper draws from glib_compat's
+ * g_rand, seeded from /dev/urandom at first use (an open a sandboxed
+ * embedder refuses), and a seeded PRNG is not the entropy RDRAND promises. */
 #define TCG_EXT_FEATURES (CPUID_EXT_SSE3 | CPUID_EXT_PCLMULQDQ | \
-          CPUID_EXT_MONITOR | CPUID_EXT_SSSE3 | CPUID_EXT_CX16 | \
+          CPUID_EXT_SSSE3 | CPUID_EXT_CX16 | \
           CPUID_EXT_SSE41 | CPUID_EXT_SSE42 | CPUID_EXT_POPCNT | \
           CPUID_EXT_XSAVE | /* CPUID_EXT_OSXSAVE is dynamic */   \
-          CPUID_EXT_MOVBE | CPUID_EXT_AES | CPUID_EXT_HYPERVISOR | \
-          CPUID_EXT_RDRAND)
+          CPUID_EXT_MOVBE | CPUID_EXT_AES | CPUID_EXT_HYPERVISOR)
           /* missing:
           CPUID_EXT_DTES64, CPUID_EXT_DSCPL, CPUID_EXT_VMX, CPUID_EXT_SMX,
           CPUID_EXT_EST, CPUID_EXT_TM2, CPUID_EXT_CID, CPUID_EXT_FMA,
@@ -622,7 +626,7 @@ static CPUCacheInfo legacy_l3_cache = {
           CPUID_EXT2_NX | CPUID_EXT2_MMXEXT | CPUID_EXT2_RDTSCP | \
           CPUID_EXT2_3DNOW | CPUID_EXT2_3DNOWEXT | CPUID_EXT2_PDPE1GB | \
           TCG_EXT2_X86_64_FEATURES)
-#define TCG_EXT3_FEATURES (CPUID_EXT3_LAHF_LM | CPUID_EXT3_SVM | \
+#define TCG_EXT3_FEATURES (CPUID_EXT3_LAHF_LM | \
           CPUID_EXT3_CR8LEG | CPUID_EXT3_ABM | CPUID_EXT3_SSE4A)
 #define TCG_EXT4_FEATURES 0
 #define TCG_SVM_FEATURES CPUID_SVM_NPT
@@ -4824,6 +4828,10 @@ static void x86_cpu_realizefn(struct uc_struct *uc, CPUState *dev)
     x86_cpu_expand_features(cpu);
 
     x86_cpu_filter_features(cpu, cpu->check_cpuid || cpu->enforce_cpuid);
+    /* The XSAVE components (CPUID leaf 0xd) follow the features left after
+     * filtering: a model's AVX, filtered out, must not leave its YMM
+     * state advertised. */
+    x86_cpu_enable_xsave_components(cpu);
 
     if (cpu->enforce_cpuid && x86_cpu_have_filtered_features(cpu)) {
         // error_setg(&local_err,
@@ -5067,6 +5075,7 @@ static void x86_cpu_common_class_init(struct uc_struct *uc, CPUClass *oc, void *
     cc->cpu_exec_exit = x86_cpu_exec_exit;
     cc->tcg_initialize = tcg_x86_init;
     cc->tlb_fill_cpu = x86_cpu_tlb_fill;
+    cc->do_unaligned_access = x86_cpu_do_unaligned_access;
 }
 
 X86CPU *cpu_x86_init(struct uc_struct *uc)

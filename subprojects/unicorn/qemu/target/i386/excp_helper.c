@@ -672,6 +672,18 @@ do_check_protect_pse36:
     return 1;
 }
 
+/* A memory access the translator marked aligned (MO_ALIGN_*: the 16-byte
+ * SSE forms) met a misaligned address: #GP(0), as the hardware raises it,
+ * before the page is looked up.  retaddr restores eip to the instruction. */
+void x86_cpu_do_unaligned_access(CPUState *cs, vaddr addr,
+                                 MMUAccessType access_type,
+                                 int mmu_idx, uintptr_t retaddr)
+{
+    X86CPU *cpu = X86_CPU(cs);
+
+    raise_exception_err_ra(&cpu->env, EXCP0D_GPF, 0, retaddr);
+}
+
 bool x86_cpu_tlb_fill(CPUState *cs, vaddr addr, int size,
                       MMUAccessType access_type, int mmu_idx,
                       bool probe, uintptr_t retaddr)
