@@ -80,7 +80,8 @@ static void gen_insn_budget_end(TCGContext *tcg_ctx, struct uc_struct *uc,
         return;
     }
     tcg_set_insn_param(tcg_ctx->insn_budget_op, 1, num_insns);
-    /* Falls through to gen_tb_end()'s exit (TB_EXIT_REQUESTED). */
+    /* Falls through to gen_tb_end()'s block-start exit
+     * (TB_EXIT_REQUESTED_AT_START): nothing of the block ran. */
     gen_set_label(tcg_ctx, tcg_ctx->insn_budget_label);
     ucp = tcg_const_ptr(tcg_ctx, uc);
     gen_helper_uc_insn_budget_exhausted(tcg_ctx, ucp);
