@@ -36,6 +36,7 @@ static struct {
     _Atomic int kill;           /* enum kill_event */
     _Atomic bool rekick;
     _Atomic bool in_io;      /* the main thread is in a host read or write */
+    _Atomic bool io_despite; /* ... made while a signal is deliverable */
     pthread_t main_thread;
     _Atomic uint64_t cpu_soft_now; /* RLIMIT_CPU's soft limit after a SIGXCPU, +1 */
     /* Who sent a forwarded signal (written by the host handler). */
@@ -205,7 +206,9 @@ static int check_timers(void)
     if (async_state.timeout_at)
         wait = MIN(wait, ms_until(async_state.timeout_at - now));
     g_mutex_unlock(&async_state.lock);
-    if (atomic_load(&async_state.posted) || atomic_load(&async_state.kill) || atomic_exchange(&async_state.rekick, false)) {
+    bool io_despite = atomic_load(&async_state.io_despite) && atomic_load(&async_state.in_io);
+    if (atomic_load(&async_state.posted) || atomic_load(&async_state.kill) ||
+        atomic_exchange(&async_state.rekick, false) || io_despite) {
         kick();
         /* Repeated until taken: a kick or interrupt that lands just before
          * the engine starts or the call blocks is lost. */
@@ -362,15 +365,42 @@ void async_take(struct task *t)
     }
 }
 
+/* Whether a call on fd would return now rather than wait (ready, at
+ * end of file, in error, or not a descriptor poll knows: the call itself
+ * answers at once). */
+static bool io_ready_now(int fd, bool writing)
+{
+    struct pollfd p = { .fd = fd, .events = writing ? POLLOUT : POLLIN };
+    int n;
+    do
+        n = poll(&p, 1, 0);
+    while (n < 0 && errno == EINTR);
+    return n != 0;
+}
+
 /* Relaxed: the timer thread keeps interrupting every millisecond while
  * something is posted, so an ordering race only delays, never loses. */
-bool async_io_begin(struct task *t)
+bool async_io_begin(struct task *t, int fd, bool writing)
 {
     atomic_store_explicit(&async_state.in_io, true, memory_order_relaxed);
     async_take(t);
-    if (t->state != TASK_RUNNING || signal_deliverable(t)) {
+    if (t->state != TASK_RUNNING) {
         atomic_store_explicit(&async_state.in_io, false, memory_order_relaxed);
         return false;
+    }
+    if (signal_deliverable(t)) {
+        /* Linux checks for signals only where a call would wait: a write
+         * with room or a read with data completes, and the signal comes
+         * on the way out.  The rest restarts.  A call that turns out to
+         * wait after all (a pipe write larger than its room) is
+         * interrupted by the timer thread, as Linux returns what it wrote
+         * so far. */
+        if (!io_ready_now(fd, writing)) {
+            atomic_store_explicit(&async_state.in_io, false, memory_order_relaxed);
+            return false;
+        }
+        atomic_store(&async_state.io_despite, true);
+        poke(async_state.ctl[1]);
     }
     return true;
 }
@@ -378,6 +408,7 @@ bool async_io_begin(struct task *t)
 void async_io_end(void)
 {
     atomic_store_explicit(&async_state.in_io, false, memory_order_relaxed);
+    atomic_store_explicit(&async_state.io_despite, false, memory_order_relaxed);
 }
 
 int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left)

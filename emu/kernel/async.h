@@ -27,11 +27,12 @@ void async_take(struct task *t);
  * this stop). */
 void async_rekick(void);
 
-/* Around a host read or write that may block: begin answers false when a
- * signal the guest must see is already there (the call is not made);
- * while the call runs, the timer thread interrupts it (EINTR) as soon as
- * something is posted. */
-bool async_io_begin(struct task *t);
+/* Around a host read or write on fd that may block: begin answers false
+ * when a signal the guest must see is already there and the call would
+ * wait (the call is not made); while the call runs, the timer thread
+ * interrupts it (EINTR) as soon as something is posted, or while it waits
+ * despite such a signal. */
+bool async_io_begin(struct task *t, int fd, bool writing);
 void async_io_end(void);
 
 /* Wait until `fd` is ready (readable, or writable if `writing`; fd < 0: no

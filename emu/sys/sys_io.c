@@ -70,13 +70,14 @@ static bool wrong_direction(int host, bool writing)
 /* The host call for a guest read or write, retried on EINTR.  A blocking
  * descriptor must still give way to a signal the guest handles or dies of
  * (SA_RESTART decides on delivery): the timer thread interrupts the call.
- * False when a signal came before the call started: it restarts. */
+ * False when a signal came before the call started and the call would
+ * wait: it restarts. */
 static bool host_io(struct task *t, int host, const struct iovec *iov, int n, bool writing,
                     int64_t offset, ssize_t *result)
 {
     ssize_t r;
     for (;;) {
-        if (!async_io_begin(t))
+        if (!async_io_begin(t, host, writing))
             return false;
         if (n == 1) {
             /* One piece, nearly every call: the plain calls spare the

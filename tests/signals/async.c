@@ -71,6 +71,64 @@ static void filter_tick(int sig)
         say("seccomp failed: %d\n", errno);
 }
 
+/* Work whose every instruction boundary is an ordinary place for an
+ * asynchronous signal to land: direct calls and jumps (blocks the engine
+ * chains without storing the pc) and returns (which store it).  Each round
+ * must give the same value; a signal taken at a wrong place changes it or
+ * crashes. */
+static __attribute__((noinline)) unsigned mix(unsigned x, unsigned i)
+{
+    x ^= x >> 15;
+    x *= 0x2c1b3c6du + i;
+    return x ^ (x >> 12);
+}
+
+static volatile unsigned busy_seed = 1; /* read each round: no round is hoisted */
+
+static __attribute__((noinline)) unsigned busy_round(void)
+{
+    unsigned x = busy_seed;
+    for (unsigned i = 0; i < 2000; i++) {
+        x = mix(x, i);
+        if (x & 1)
+            x = mix(x, x & 7);
+    }
+    return x;
+}
+
+static void busy_until_ticks(int want)
+{
+    unsigned first = busy_round();
+    for (int round = 1; ticks < want; round++) {
+        unsigned x = busy_round();
+        if (x != first) {
+            say("round %d gave %#x, not %#x\n", round, x, first);
+            sys_exit(1);
+        }
+    }
+    say("%d ticks, every round %#x\n", want, first);
+}
+
+/* A write into a pipe with room (the harness reads stdout) never blocks,
+ * so Linux completes it whatever signal is pending (the signal comes on
+ * the way out); only a call that would wait gives way to it.  A fixed
+ * count of one-byte writes under a 100 us timer, each checked. */
+static void write_under_timer(int strict)
+{
+    on_plain(SIGALRM, tick, 0);
+    set_timer(ITIMER_REAL, 100, 100);
+    if (strict)
+        enter_strict();
+    for (long i = 0; i < 20000; i++) {
+        long w = syscall(SYS_write, 1, ".", 1);
+        if (w != 1) {
+            say("\nwrite %ld returned %ld (errno %d)\n", i, w, errno);
+            sys_exit(1);
+        }
+    }
+    say("\nevery write complete\n");
+}
+
 static int64_t now_ns(void)
 {
     struct timespec ts;
@@ -152,6 +210,33 @@ int main(int argc, char **argv)
         enter_strict();
         spin_until(&fired);
         say("strict ITIMER_REAL: %d ticks\n", (int)ticks);
+        sys_exit(0);
+    }
+    /* A 1 ms timer interrupting calls, returns and chained jumps; the
+     * timer stays armed through the output and exit. */
+    CASE("real-busy")
+    {
+        on_plain(SIGALRM, tick, 0);
+        set_timer(ITIMER_REAL, 1000, 1000);
+        busy_until_ticks(200);
+        return 0;
+    }
+    CASE("real-busy-strict")
+    {
+        on_plain(SIGALRM, tick, 0);
+        set_timer(ITIMER_REAL, 1000, 1000);
+        enter_strict();
+        busy_until_ticks(200);
+        sys_exit(0);
+    }
+    CASE("write-busy")
+    {
+        write_under_timer(0);
+        return 0;
+    }
+    CASE("write-busy-strict")
+    {
+        write_under_timer(1);
         sys_exit(0);
     }
     CASE("virtual")

@@ -2749,7 +2749,8 @@ void tcg_gen_exit_tb(TCGContext *tcg_ctx, TranslationBlock *tb, unsigned idx)
         //}
     } else {
         /* This is an exit via the exitreq label.  */
-        tcg_debug_assert(idx == TB_EXIT_REQUESTED);
+        tcg_debug_assert(idx == TB_EXIT_REQUESTED ||
+                         idx == TB_EXIT_REQUESTED_AT_START);
     }
 
     tcg_gen_op1i(tcg_ctx, INDEX_op_exit_tb, val);

@@ -75,7 +75,14 @@ static inline tcg_target_ulong cpu_tb_exec(CPUState *cpu, TranslationBlock *itb)
          * of the start of the TB.
          */
         CPUClass *cc = CPU_GET_CLASS(cpu);
-        if (!HOOK_EXISTS(env->uc, UC_HOOK_CODE)) {
+        /* seccomp-emu: a code hook syncs the PC only for the instructions
+         * in its range, and only as they run; a TB left at its start
+         * (TB_EXIT_REQUESTED_AT_START: an asynchronous uc_emu_stop, the
+         * instruction budget) ran none, and when it was reached by a
+         * chained jump nothing stored its PC either.  Without this, such
+         * a stop reported the PC of some earlier block. */
+        if (tb_exit == TB_EXIT_REQUESTED_AT_START ||
+            !HOOK_EXISTS(env->uc, UC_HOOK_CODE)) {
             // We should sync pc for R/W error.
             switch (env->uc->invalid_error) {
                 case UC_ERR_WRITE_PROT:
@@ -505,7 +512,7 @@ static inline void cpu_loop_exec_tb(CPUState *cpu, TranslationBlock *tb,
     cpu->uc->last_tb = tb; // Trace the last tb we executed.
     tb = (TranslationBlock *)(ret & ~TB_EXIT_MASK);
     *tb_exit = ret & TB_EXIT_MASK;
-    if (*tb_exit != TB_EXIT_REQUESTED) {
+    if (*tb_exit <= TB_EXIT_IDXMAX) {
         *last_tb = tb;
         return;
     }

@@ -47,7 +47,8 @@ void translator_loop_temp_check(DisasContextBase *db)
  * stops there when the whole budget cannot pay for the block.  The store
  * comes before the branch so that the count needs no local temp (a spill
  * and a reload); budget_exit, off the hot path, adds the count back (mod
- * 2^32, so exactly) before the block's TB_EXIT_REQUESTED exit.
+ * 2^32, so exactly) before the block's TB_EXIT_REQUESTED_AT_START exit:
+ * nothing of the block ran, so its PC is the block's (cpu-exec.c).
  *
  * The store is 32 bits wide, not QEMU's 16: the next block's 32-bit load
  * of a word just written in part cannot be forwarded from the store
@@ -80,6 +81,7 @@ static void gen_tb_start_counting(TCGContext *tcg_ctx)
     TCGv_i32 n = tcg_temp_new_i32(tcg_ctx);
 
     tcg_ctx->exitreq_label = gen_new_label(tcg_ctx);
+    tcg_ctx->exitreq_start_label = gen_new_label(tcg_ctx);
     tcg_ctx->insn_budget_label = gen_new_label(tcg_ctx);
     tcg_gen_ld_i32(tcg_ctx, count, tcg_ctx->cpu_env,
                    icount_ofs(offsetof(ArchCPU, neg.icount_decr.u32)));
@@ -95,7 +97,7 @@ static void gen_tb_start_counting(TCGContext *tcg_ctx)
 }
 
 /* Before gen_tb_end(): the count, and budget_exit, which falls through to
- * gen_tb_end()'s exitreq_label. */
+ * gen_tb_end()'s block-start exit (TB_EXIT_REQUESTED_AT_START). */
 static void gen_insn_budget_end(TCGContext *tcg_ctx, int num_insns)
 {
     TCGv_i32 word, n;

@@ -35,6 +35,7 @@ static inline void gen_tb_start(TCGContext *tcg_ctx, TranslationBlock *tb)
     TCGv_i32 count;
 
     tcg_ctx->exitreq_label = gen_new_label(tcg_ctx);
+    tcg_ctx->exitreq_start_label = gen_new_label(tcg_ctx);
 
     count = tcg_temp_new_i32(tcg_ctx);
 
@@ -42,7 +43,7 @@ static inline void gen_tb_start(TCGContext *tcg_ctx, TranslationBlock *tb)
                    offsetof(ArchCPU, neg.icount_decr.u32) -
                    offsetof(ArchCPU, env));
 
-    tcg_gen_brcondi_i32(tcg_ctx, TCG_COND_LT, count, 0, tcg_ctx->exitreq_label);
+    tcg_gen_brcondi_i32(tcg_ctx, TCG_COND_LT, count, 0, tcg_ctx->exitreq_start_label);
 
     tcg_temp_free_i32(tcg_ctx, count);
 }
@@ -55,6 +56,9 @@ static inline void gen_tb_end(TCGContext *tcg_ctx, TranslationBlock *tb, int num
         tcg_set_insn_param(tcg_ctx->icount_start_insn, 1, num_insns);
     }
 
+    /* seccomp-emu: the instruction budget's exit falls through to here */
+    gen_set_label(tcg_ctx, tcg_ctx->exitreq_start_label);
+    tcg_gen_exit_tb(tcg_ctx, tb, TB_EXIT_REQUESTED_AT_START);
     gen_set_label(tcg_ctx, tcg_ctx->exitreq_label);
     tcg_gen_exit_tb(tcg_ctx, tb, TB_EXIT_REQUESTED);
 }

@@ -665,6 +665,8 @@ struct TCGContext {
 #endif
 
     TCGLabel *exitreq_label;
+    /* seccomp-emu: the block-start check's exit (TB_EXIT_REQUESTED_AT_START) */
+    TCGLabel *exitreq_start_label;
     /* seccomp-emu: the instruction budget's exit, and its count's movi */
     TCGLabel *insn_budget_label;
     TCGOp *insn_budget_op;
@@ -1348,6 +1350,14 @@ static inline unsigned get_mmuidx(TCGMemOpIdx oi)
 #define TB_EXIT_IDX1      1
 #define TB_EXIT_IDXMAX    1
 #define TB_EXIT_REQUESTED 3
+/*
+ * seccomp-emu: an exit request taken by the check at the start of the TB
+ * (gen_tb_start), or the instruction budget's exit beside it: nothing of
+ * the TB ran, so the guest PC is the TB's own, whatever hooks exist.
+ * TB_EXIT_REQUESTED is then only the checks inside a TB (after a code
+ * hook, after a load or store), where the PC is what that check left.
+ */
+#define TB_EXIT_REQUESTED_AT_START 2
 
 #ifdef HAVE_TCG_QEMU_TB_EXEC
 uintptr_t tcg_qemu_tb_exec(CPUArchState *env, uint8_t *tb_ptr);
