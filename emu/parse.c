@@ -1,6 +1,5 @@
 #include "emu/parse.h"
 
-#include <errno.h>
 #include <glib.h>
 
 static err_t number(const char *opt, const char *s, bool sized, uint64_t *out)
@@ -9,13 +8,20 @@ static err_t number(const char *opt, const char *s, bool sized, uint64_t *out)
         return err_new("--%s needs a number", opt);
     if (!g_ascii_isdigit(*s))
         return err_new("--%s: '%s' is not a number (no sign: a count, size or address)", opt, s);
-    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    char *end = NULL;
-    errno = 0;
-    uint64_t v = g_ascii_strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
-    if (errno == ERANGE)
-        return err_new("--%s: '%s' is too large", opt, s);
-    if (errno || end == (hex ? s + 2 : s))
+    /* Digits by hand: strtoull would also take a second 0x after the
+     * first, or a sign after it. */
+    unsigned base = 10;
+    const char *end = s;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        base = 16, end = s + 2;
+    const char *digits = end;
+    uint64_t v = 0;
+    for (int d; (d = g_ascii_xdigit_value(*end)) >= 0 && (unsigned)d < base; end++) {
+        if (v > (UINT64_MAX - (unsigned)d) / base)
+            return err_new("--%s: '%s' is too large", opt, s);
+        v = v * base + (unsigned)d;
+    }
+    if (end == digits)
         return err_new("--%s: '%s' is not a number", opt, s);
     unsigned shift = 0;
     if (sized && *end) {

@@ -3,7 +3,7 @@
  * option parser), raw_open() on real image files and raw_plan() on any
  * 64-bit sizes.  The oracle is a second, independent model of the
  * documented rules (docs/usage.md, "Descriptors, raw bytecode and the master"):
- * C-notation numbers with K/M/G, page-aligned images inside user space
+ * numbers as emu/parse.h reads them, page-aligned images inside user space
  * below the stack and apart from each other, the entry inside the text,
  * 256 MiB per image, a stack of 1 byte to 1 GiB.  Arithmetic here is in
  * 128 bits, so an overflow in the loader's 64-bit checks shows up as a
@@ -75,18 +75,18 @@ static void one_line(err_t e)
 
 /* ---- the model ---- */
 
-/* "C notation (0x.., 0.., decimal), optionally scaled by K/M/G where sizes
- * are meant"; the first character must be a digit (no sign, no space). */
+/* emu/parse.h: decimal, or hexadecimal after 0x (no octal, no sign);
+ * where sizes are meant, K/M/G/T (powers of 1024) optionally followed by
+ * B or iB.  The first character must be a digit. */
 static bool model_number(const char *s, bool sized, uint64_t *out)
 {
     if (!g_ascii_isdigit(s[0]))
         return false;
     unsigned base = 10;
     const char *p = s;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && g_ascii_isxdigit(s[2]))
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
         base = 16, p = s + 2;
-    else if (s[0] == '0')
-        base = 8;
+    const char *digits = p;
     u128 v = 0;
     for (; *p; p++) {
         int d = g_ascii_xdigit_value(*p);
@@ -96,13 +96,19 @@ static bool model_number(const char *s, bool sized, uint64_t *out)
         if (v > UINT64_MAX)
             return false;
     }
+    if (p == digits)
+        return false;
     unsigned shift = 0;
-    if (sized && *p && p[1] == 0) {
-        const char *u = strchr("KMG", g_ascii_toupper(*p));
-        if (u) {
-            shift = 10 * (unsigned)(u - "KMG" + 1);
+    if (sized && *p) {
+        const char *u = strchr("KMGT", g_ascii_toupper(*p));
+        if (!u)
+            return false;
+        shift = 10 * (unsigned)(u - "KMGT" + 1);
+        p++;
+        if (p[0] == 'i' && g_ascii_toupper(p[1]) == 'B')
+            p += 2;
+        else if (g_ascii_toupper(p[0]) == 'B')
             p++;
-        }
     }
     if (*p)
         return false;
