@@ -101,10 +101,14 @@ static void post(int sig)
     poke(async_state.wake[1]);
 }
 
+/* From the timer thread: uc_emu_stop() is for the CPU's own thread (its
+ * flag makes hooks skip the instruction they guard, see
+ * UC_CTL_STOP_ASYNC).  Its result is the engine's: it cannot fail on a
+ * running engine, and a stop that misses is re-kicked in a millisecond. */
 static void kick(void)
 {
     if (async_state.t && async_state.t->uc)
-        uc_emu_stop(async_state.t->uc);
+        (void)uc_ctl_stop_async(async_state.t->uc);
 }
 
 /* Host handler: record, wake both threads; the timer thread stops the

@@ -1061,6 +1061,7 @@ uc_err uc_emu_start(uc_engine *uc, uint64_t begin, uint64_t until,
     }
 
     uc->stop_request = false;
+    atomic_set(&uc->async_stop_request, false);
 
     uc->emu_count = count;
     // remove count hook if counting isn't necessary
@@ -2784,6 +2785,18 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
 
         if (rw == UC_CTL_IO_WRITE) {
             uc->no_mem_exit_check = !va_arg(args, int);
+        } else {
+            err = UC_ERR_ARG;
+        }
+        break;
+
+    case UC_CTL_STOP_ASYNC:
+
+        if (rw == UC_CTL_IO_WRITE) {
+            atomic_set(&uc->async_stop_request, true);
+            // cpu_exit() orders its own stores: exit_request, then the
+            // flag every block start tests.
+            break_translation_loop(uc);
         } else {
             err = UC_ERR_ARG;
         }

@@ -377,6 +377,9 @@ struct uc_struct {
     // seccomp-emu: the TLB fill in progress is for a user-privilege access
     // (UC_CTL_TLB_FILL_USER)
     bool tlb_fill_user;
+    // seccomp-emu: a stop asked from another thread (UC_CTL_STOP_ASYNC),
+    // taken as stop_request once the CPU is back in tcg_cpu_exec()
+    bool async_stop_request;
     int64_t *insn_budget_rest; // in the CPU state, set by the target's init
     uint64_t insn_budget_begin, insn_budget_end;
     bool quit_request;   // request to quit the current TB, but continue to

@@ -610,6 +610,14 @@ typedef enum uc_control_type {
     // refuse one and grant the other.  0 outside a fill.
     // Read: @args = (int *)
     UC_CTL_TLB_FILL_USER,
+    // seccomp-emu: uc_emu_stop() for another thread.  uc_emu_stop() sets
+    // the stop flag that code and instruction hooks read as "a callback
+    // asked to stop": set from another thread while the CPU runs a block,
+    // it made the next hooked instruction run without its hooks.  This
+    // makes the CPU leave translated code at the next block start and
+    // stops the emulation there, without that flag.
+    // Write: @args = ()
+    UC_CTL_STOP_ASYNC,
 } uc_control_type;
 
 /*
@@ -702,6 +710,7 @@ See sample_ctl.c for a detailed example.
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_MEM_EXIT_CHECK, 1), (int)(on))
 #define uc_ctl_tlb_fill_user(uc, user)                                         \
     uc_ctl(uc, UC_CTL_READ(UC_CTL_TLB_FILL_USER, 1), (user))
+#define uc_ctl_stop_async(uc) uc_ctl(uc, UC_CTL_WRITE(UC_CTL_STOP_ASYNC, 0))
 
 // Opaque storage for CPU context, used with uc_context_*()
 struct uc_context;

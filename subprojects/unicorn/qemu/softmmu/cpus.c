@@ -95,6 +95,11 @@ static int tcg_cpu_exec(struct uc_struct *uc)
             uc->quit_request = false;
             r = cpu_exec(uc, cpu);
 
+            // seccomp-emu: a stop another thread asked for (UC_CTL_STOP_ASYNC)
+            if (atomic_xchg(&uc->async_stop_request, false)) {
+                uc->stop_request = true;
+            }
+
             // quit current TB but continue emulating?
             if (uc->quit_request && !uc->stop_request) {
                 // reset stop_request
