@@ -40,7 +40,7 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
      * reads it at CPL 0 and for descriptor loads, while user loads and
      * stores meet nothing there, as above TASK_SIZE on Linux.  (User
      * fetches translate, as below; trap.c faults user code run there.) */
-    if (v && v->start == t->layout.kpage && type != UC_MEM_FETCH) {
+    if (v && v->hidden && type != UC_MEM_FETCH) {
         int user_access = 1;
         err_t e = UC_TRY(uc_ctl_tlb_fill_user(uc, &user_access));
         if (e) {
@@ -413,7 +413,7 @@ bool fault_take(struct task *t, uc_err e)
         return true;
     }
     const struct vma *v = mm_find(&t->mm, addr);
-    if (v && v->start == t->layout.kpage)
+    if (v && v->hidden)
         v = NULL; /* refused only to user accesses: not there for them */
     const char *why = NULL;
     if (!v && fault_state.type != UC_MEM_FETCH) {
