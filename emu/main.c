@@ -159,8 +159,8 @@ static err_t load_elf(struct task *t, const uint8_t *data, size_t len, const str
     err_t e;
     if ((e = elf_load(t, data, len, info, &ld)))
         return e;
-    t->mm.brk_start = t->mm.brk_cur = ld.brk;
-    t->mm.elf_data = ld.data;
+    t->mm->brk_start = t->mm->brk_cur = ld.brk;
+    t->mm->elf_data = ld.data;
     if ((e = vdso_map(t)))
         return e;
     g_autoptr(GStrvBuilder) env = g_strv_builder_new();
@@ -207,9 +207,9 @@ int main(int argc, char **argv)
     if (!raw && first >= argc)
         die(EXIT_USAGE, NULL, "no PROGRAM given (see --help)");
 
-    static struct task t; /* large (fd table): not on the stack */
-    t.quiet = opt_quiet;
-    parse_profile(&t);
+    struct task *t = task_new_initial();
+    t->quiet = opt_quiet;
+    parse_profile(t);
 
     const char *prog;
     gchar *data = NULL;
@@ -232,56 +232,57 @@ int main(int argc, char **argv)
             die(EXIT_CANNOT_EXECUTE, prog, e);
     }
 
-    t.personality = info.is64 ? &abi_x86_64 : &abi_ia32;
     GPtrArray *policies = load_policies(info.is64);
-    t.exe_path = g_canonicalize_filename(prog, NULL);
+    if ((e = task_open_engine(t, info.is64)))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
+    t->mm->exe_path = g_canonicalize_filename(prog, NULL);
     {
         /* begin_new_exec(): the basename of the path as given to execve. */
         g_autofree char *base = g_path_get_basename(prog);
-        g_strlcpy(t.comm, base, sizeof(t.comm));
+        g_strlcpy(t->comm, base, sizeof(t->comm));
     }
-    task_init_rlimits(&t);
+    task_init_rlimits(t);
     /* Installing a filter without no_new_privs needs CAP_SYS_ADMIN: the
      * guest has it where a native run by the same user would, as root. */
-    t.cap_sys_admin = geteuid() == 0;
-    fdtable_init_std(&t.fds);
-    if ((e = fdmap_setup(&t.fds)))
+    t->cap_sys_admin = geteuid() == 0;
+    fdtable_init_std(t->fds);
+    if ((e = fdmap_setup(t->fds)))
         die(FDMAP_EXIT_FAILED, NULL, e);
     /* The guest's writes to a closed pipe must come back as EPIPE, so the
      * guest, not seccomp-emu, meets the SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
 
     uint64_t top = TASK_SIZE_LINUX(info.is64), sp, entry, start;
-    if ((e = host_tune_memory()) || (e = cpu_open(&t, info.is64)))
+    if ((e = host_tune_memory()))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    if ((e = signal_setup(&t)) || (e = fault_install(&t)) || (e = async_start(&t)) ||
-        (e = limits_setup(&t)))
+    if ((e = signal_setup(t)) || (e = fault_install(t->cpu)) || (e = async_start(t)) ||
+        (e = limits_setup(t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
-    t.mm.mmap_base = top - (128u << 20);
-    e = raw ? raw_start(&t, &rimg, &entry, &sp)
-            : load_elf(&t, (const uint8_t *)data, len, &info, argv + first, prog, &entry, &sp);
+    t->mm->mmap_base = top - (128u << 20);
+    e = raw ? raw_start(t, &rimg, &entry, &sp)
+            : load_elf(t, (const uint8_t *)data, len, &info, argv + first, prog, &entry, &sp);
     if (e)
         die(EXIT_CANNOT_EXECUTE, prog, e);
     g_free(data);
 
-    if ((e = trap_install(&t)) || (e = cpu_prepare_user(&t, entry, sp, &start)))
+    if ((e = trap_install(t->cpu)) || (e = cpu_prepare_user(t->cpu, entry, sp, &start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    if ((e = trace_setup(&t)))
+    if ((e = trace_setup(t)))
         die(EXIT_USAGE, NULL, e);
-    install_policies(&t, policies);
+    install_policies(t, policies);
     /* Raw bytecode has no loader of its own to call prctl: it runs in
      * strict mode from its first instruction, as under cpushare, unless a
      * filter is its policy.  --strict with filters: both hold, the filters
      * first (no native run judges that: Linux refuses strict mode once a
      * filter is attached). */
     if (opt_strict || (raw && !opt_policies))
-        seccomp_enter_strict(&t);
+        seccomp_enter_strict(t);
     /* Keep last: after it seccomp-emu cannot open, create or spawn. */
     if ((e = sandbox_enter()))
         die(EXIT_CANNOT_EXECUTE, prog, e);
 
-    if ((e = run_guest(&t, start)))
+    if ((e = run_guest(t, start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    exit_like_guest(&t);
+    exit_like_guest(t);
 }

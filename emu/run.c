@@ -24,7 +24,7 @@
  * Returns true when the guest can go on (an emulated instruction). */
 static bool fault_from_uc_error(struct task *t, uc_err e)
 {
-    uint64_t pc = cpu_pc(t);
+    uint64_t pc = cpu_pc(t->cpu);
     switch (e) {
     case UC_ERR_INSN_INVALID:
         if (insn_emulate_invalid(t, pc))
@@ -62,13 +62,13 @@ err_t run_guest(struct task *t, uint64_t start)
             return err;
         if ((err = fault_before_run(t)))
             return err;
-        uc_err e = uc_emu_start(t->uc, pc, t->layout.halt, 0, 0);
+        uc_err e = uc_emu_start(t->cpu->uc, pc, t->mm->layout.halt, 0, 0);
         if (t->state != TASK_RUNNING)
             break;
         /* The engine stops before it fetches from the halt stub, so user
          * code that goes there is faulted here, as anywhere on that page. */
-        if (e == UC_ERR_OK && cpu_pc(t) == t->layout.halt)
-            fault_user_kernel_page(t, t->layout.halt);
+        if (e == UC_ERR_OK && cpu_pc(t->cpu) == t->mm->layout.halt)
+            fault_user_kernel_page(t, t->mm->layout.halt);
         /* A fault a hook raised already, a precise page fault, or one that
          * only the engine's error reports (an instruction emulated on #UD
          * just goes on). */

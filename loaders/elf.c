@@ -167,19 +167,19 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
         const struct elf_segment *s = &info->seg[i];
         uint64_t lo = PAGE_DOWN(s->vaddr + bias), hi = PAGE_ALIGN_LINUX(s->vaddr + bias + s->memsz);
         for (uint64_t pg = lo; pg < hi; pg += PAGE_SIZE_LINUX) {
-            const struct vma *v = mm_find(&t->mm, pg);
+            const struct vma *v = mm_find(t->mm, pg);
             if (v) {
                 if ((v->prot | s->prot) != v->prot) {
-                    int64_t r = mm_mprotect(&t->mm, pg, PAGE_SIZE_LINUX, v->prot | s->prot);
+                    int64_t r = mm_mprotect(t->mm, pg, PAGE_SIZE_LINUX, v->prot | s->prot);
                     if (r < 0)
                         return err_new("cannot share a page between segments");
                 }
                 continue;
             }
             uint64_t run = pg;
-            while (run < hi && !mm_find(&t->mm, run))
+            while (run < hi && !mm_find(t->mm, run))
                 run += PAGE_SIZE_LINUX;
-            err_t e = mm_map_fixed(&t->mm, pg, run - pg, s->prot, "[elf]", NULL);
+            err_t e = mm_map_fixed(t->mm, pg, run - pg, s->prot, "[elf]", NULL);
             if (e)
                 return e;
             pg = run - PAGE_SIZE_LINUX;
@@ -190,7 +190,7 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
         const struct elf_segment *s = &info->seg[i];
         uint64_t at = s->vaddr + bias;
         for (uint64_t done = 0; done < s->filesz;) {
-            const struct vma *v = mm_find(&t->mm, at + done);
+            const struct vma *v = mm_find(t->mm, at + done);
             uint64_t n = MIN(s->filesz - done, v->end - (at + done));
             memcpy(v->host + (at + done - v->start), d + s->offset + done, n);
             done += n;

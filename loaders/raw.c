@@ -81,7 +81,7 @@ static err_t map_image(struct task *t, uint64_t addr, uint64_t len, int prot, co
                        const uint8_t *bytes)
 {
     uint8_t *host;
-    err_t e = mm_map_fixed(&t->mm, addr, len, prot, name, &host);
+    err_t e = mm_map_fixed(t->mm, addr, len, prot, name, &host);
     if (e)
         return e;
     if (bytes)

@@ -132,9 +132,9 @@ err_t raw_start(struct task *t, struct raw_image *img, uint64_t *entry, uint64_t
         return e;
     /* --stack is the job's stack, all of it: the limit stack growth meets
      * (and what the guest's getrlimit reports). */
-    t->rlim[RLIMIT_STACK_LINUX].cur = t->rlim[RLIMIT_STACK_LINUX].max = l->stack_hi - l->stack_lo;
+    t->group->rlim[RLIMIT_STACK_LINUX].cur = t->group->rlim[RLIMIT_STACK_LINUX].max = l->stack_hi - l->stack_lo;
     uint64_t end = MAX(l->text_addr + l->text_len, l->data_addr + l->data_len);
-    t->mm.brk_start = t->mm.brk_cur = (end + 4095) & ~4095ull;
+    t->mm->brk_start = t->mm->brk_cur = (end + 4095) & ~4095ull;
     /* Linux maps the vDSO for every task; an i386 job's sysenter returns
      * through its landing pad. */
     if ((e = vdso_map(t)))

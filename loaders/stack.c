@@ -19,7 +19,7 @@ struct cursor {
 static uint64_t push_bytes(struct cursor *c, const void *data, size_t n)
 {
     c->p -= n;
-    if (!mm_write(&c->t->mm, c->p, data, n))
+    if (!mm_write(c->t->mm, c->p, data, n))
         c->ok = false;
     return c->p;
 }
@@ -52,10 +52,10 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
     uint64_t used = strbytes + (argc + envc + 3) * 8 + 64 * 8 + 256;
     uint64_t size = ((used + PAGE_SIZE_LINUX - 1) & ~(uint64_t)(PAGE_SIZE_LINUX - 1)) +
                     STACK_EXPAND;
-    uint64_t rlim = t->rlim[RLIMIT_STACK_LINUX].cur;
+    uint64_t rlim = t->group->rlim[RLIMIT_STACK_LINUX].cur;
     if (rlim < size && rlim > used)
         size = (rlim + PAGE_SIZE_LINUX - 1) & ~(uint64_t)(PAGE_SIZE_LINUX - 1);
-    err_t e = mm_map_fixed(&t->mm, top - size, size, prot, STACK_VMA_NAME, NULL);
+    err_t e = mm_map_fixed(t->mm, top - size, size, prot, STACK_VMA_NAME, NULL);
     if (e)
         return e;
 
@@ -79,8 +79,8 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
     size_t na = 0;
 #define AUX(k, v) (aux[na][0] = (k), aux[na][1] = (v), na++)
     if (!is64)
-        AUX(AT_SYSINFO_LINUX, t->layout.vsyscall);
-    AUX(AT_SYSINFO_EHDR_LINUX, t->layout.vdso);
+        AUX(AT_SYSINFO_LINUX, t->mm->layout.vsyscall);
+    AUX(AT_SYSINFO_EHDR_LINUX, t->mm->layout.vdso);
     AUX(AT_MINSIGSTKSZ_LINUX, is64 ? 2048 : 1024);
     AUX(AT_HWCAP_LINUX, 0x078bfbff); /* cpuid(1).edx of the emulated CPU */
     AUX(AT_PAGESZ_LINUX, PAGE_SIZE_LINUX);
@@ -124,7 +124,7 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
         PUT(aux[i][1]);
     }
 #undef PUT
-    if (!c.ok || !mm_write(&t->mm, at, block, words * ptr))
+    if (!c.ok || !mm_write(t->mm, at, block, words * ptr))
         return err_new("initial stack does not fit");
     *sp = at;
     return OK;

@@ -43,43 +43,56 @@
 #define DESC_CODE64(dpl) (0x00af9b000000ffffull | ((uint64_t)(dpl) << 45))
 #define DESC_DATA(dpl) (0x00cf93000000ffffull | ((uint64_t)(dpl) << 45))
 
-static uint8_t *kpage_host(struct task *t)
+static uint8_t *kpage_host(struct cpu *c)
 {
-    const struct vma *v = mm_find(&t->mm, t->layout.kpage);
+    const struct vma *v = mm_find(c->mm, c->mm->layout.kpage);
     return v->host;
 }
 
-static err_t reg_write(struct task *t, int reg, uint64_t v)
+uint64_t cpu_kpage(const struct cpu *c)
 {
-    return UC_TRY(uc_reg_write(t->uc, reg, &v));
+    return c->mm->layout.kpage;
 }
 
-err_t cpu_open(struct task *t, bool is64)
+static err_t reg_write(struct cpu *c, int reg, uint64_t v)
 {
-    t->is64 = is64;
-    err_t e = UC_TRY(uc_open(UC_ARCH_X86, is64 ? UC_MODE_64 : UC_MODE_32, &t->uc));
+    return UC_TRY(uc_reg_write(c->uc, reg, &v));
+}
+
+/* Just above user space for either ABI.  Not in the kernel's own half:
+ * without paging Unicorn's linear addresses are physical, 52 bits wide. */
+static err_t map_kernel_page(struct mm *mm, bool is64)
+{
+    mm->layout.kpage = is64 ? 0x0000800000000000ull : 0xfffff000ull;
+    mm->layout.halt = mm->layout.kpage + KP_HALT;
+    uint64_t saved_limit = mm->limit;
+    mm->limit = mm->layout.kpage + 0x1000;
+    err_t e = mm_map_fixed(mm, mm->layout.kpage, 0x1000, PROT_READ_LINUX | PROT_EXEC_LINUX,
+                           "[kernel]", NULL);
+    mm->limit = saved_limit;
+    if (e)
+        return e;
+    mm_hide(mm, mm->layout.kpage);
+    return OK;
+}
+
+err_t cpu_open(struct cpu *c, struct mm *mm, bool is64)
+{
+    *c = (struct cpu){ .is64 = is64 };
+    err_t e = UC_TRY(uc_open(UC_ARCH_X86, is64 ? UC_MODE_64 : UC_MODE_32, &c->uc));
     if (e)
         return e;
     /* before anything creates the CPU */
-    if ((e = UC_TRY(uc_ctl_set_cpu_model(t->uc, CPU_MODEL))))
+    if ((e = UC_TRY(uc_ctl_set_cpu_model(c->uc, CPU_MODEL))) || (e = mm_attach_engine(mm, c->uc))) {
+        uc_close(c->uc);
+        c->uc = NULL;
         return e;
-    if ((e = mm_init(&t->mm, t->uc, is64 ? TASK_SIZE_64_LINUX : TASK_SIZE_IA32_LINUX)))
+    }
+    c->mm = mm_ref(mm);
+    if (!mm->layout.kpage && (e = map_kernel_page(mm, is64)))
         return e;
 
-    /* Just above user space for either ABI.  Not in the kernel's own half:
-     * without paging Unicorn's linear addresses are physical, 52 bits wide. */
-    t->layout.kpage = is64 ? 0x0000800000000000ull : 0xfffff000ull;
-    t->layout.halt = t->layout.kpage + KP_HALT;
-    uint64_t saved_limit = t->mm.limit;
-    t->mm.limit = t->layout.kpage + 0x1000;
-    e = mm_map_fixed(&t->mm, t->layout.kpage, 0x1000, PROT_READ_LINUX | PROT_EXEC_LINUX, "[kernel]",
-                     NULL);
-    t->mm.limit = saved_limit;
-    if (e)
-        return e;
-    mm_hide(&t->mm, t->layout.kpage);
-
-    uint8_t *kp = kpage_host(t);
+    uint8_t *kp = kpage_host(c);
     uint64_t gdt[GDT_ENTRIES_LINUX] = { 0 };
     gdt[GDT_ENTRY_KERNEL32_CS_LINUX] = DESC_CODE32(0);
     gdt[GDT_ENTRY_KERNEL_CS_LINUX] = is64 ? DESC_CODE64(0) : DESC_CODE32(0);
@@ -99,13 +112,13 @@ err_t cpu_open(struct task *t, bool is64)
         memcpy(kp + KP_IRET, iret32, sizeof(iret32));
     kp[KP_HALT] = 0xf4;
 
-    uc_x86_mmr gdtr = { .base = t->layout.kpage + KP_GDT, .limit = sizeof(gdt) - 1 };
-    if ((e = UC_TRY(uc_reg_write(t->uc, UC_X86_REG_GDTR, &gdtr))))
+    uc_x86_mmr gdtr = { .base = mm->layout.kpage + KP_GDT, .limit = sizeof(gdt) - 1 };
+    if ((e = UC_TRY(uc_reg_write(c->uc, UC_X86_REG_GDTR, &gdtr))))
         return e;
 
     uint64_t cr0 = 0, cr4 = 0;
-    if ((e = UC_TRY(uc_reg_read(t->uc, UC_X86_REG_CR0, &cr0))) ||
-        (e = UC_TRY(uc_reg_read(t->uc, UC_X86_REG_CR4, &cr4))))
+    if ((e = UC_TRY(uc_reg_read(c->uc, UC_X86_REG_CR0, &cr0))) ||
+        (e = UC_TRY(uc_reg_read(c->uc, UC_X86_REG_CR4, &cr4))))
         return e;
     /* SSE on, x87 native: what Linux sets for every task. */
     cr0 = (cr0 | CR0_MP | CR0_NE) & ~(uint64_t)CR0_EM;
@@ -113,46 +126,50 @@ err_t cpu_open(struct task *t, bool is64)
     /* The model has XSAVE and FSGSBASE, and Linux enables both (XCR0 is
      * x87|SSE from the engine's reset: no AVX state). */
     cr4 |= CR4_OSXSAVE | CR4_FSGSBASE;
-    if ((e = reg_write(t, UC_X86_REG_CR0, cr0)) || (e = reg_write(t, UC_X86_REG_CR4, cr4)))
+    if ((e = reg_write(c, UC_X86_REG_CR0, cr0)) || (e = reg_write(c, UC_X86_REG_CR4, cr4)))
         return e;
 
     return OK;
 }
 
-void cpu_close(struct task *t)
+void cpu_close(struct cpu *c)
 {
-    if (!t->uc)
+    if (!c->uc)
         return;
-    mm_destroy(&t->mm);
-    uc_close(t->uc);
-    t->uc = NULL;
+    if (c->mm) {
+        mm_detach_engine(c->mm, c->uc);
+        mm_unref(c->mm);
+        c->mm = NULL;
+    }
+    uc_close(c->uc);
+    c->uc = NULL;
 }
 
-err_t cpu_prepare_user(struct task *t, uint64_t entry, uint64_t sp, uint64_t *start)
+err_t cpu_prepare_user(struct cpu *c, uint64_t entry, uint64_t sp, uint64_t *start)
 {
     err_t e;
     uint64_t frame = (sp - 64) & ~15ull;
-    uint64_t user_cs = t->is64 ? SEL_USER_CS_LINUX : SEL_USER32_CS_LINUX;
+    uint64_t user_cs = c->is64 ? SEL_USER_CS_LINUX : SEL_USER32_CS_LINUX;
     /* Linux starts user code with IF set and all else clear. */
     uint64_t words[5] = { entry, user_cs, 0x202, sp, SEL_USER_DS_LINUX };
-    if (t->is64) {
-        if (!mm_write(&t->mm, frame, words, sizeof(words)))
+    if (c->is64) {
+        if (!mm_write(c->mm, frame, words, sizeof(words)))
             return err_new("initial stack is not writable");
-        if ((e = reg_write(t, UC_X86_REG_RSP, frame)))
+        if ((e = reg_write(c, UC_X86_REG_RSP, frame)))
             return e;
     } else {
         uint32_t w32[5];
         for (int i = 0; i < 5; i++)
             w32[i] = (uint32_t)words[i];
-        if (!mm_write(&t->mm, frame, w32, sizeof(w32)))
+        if (!mm_write(c->mm, frame, w32, sizeof(w32)))
             return err_new("initial stack is not writable");
         /* Ring 0 selectors from our GDT first, so iret checks pass. */
-        if ((e = reg_write(t, UC_X86_REG_SS, SEL_KERNEL_DS_LINUX)) ||
-            (e = reg_write(t, UC_X86_REG_CS, SEL_KERNEL_CS_LINUX)) ||
-            (e = reg_write(t, UC_X86_REG_DS, SEL_USER_DS_LINUX)) ||
-            (e = reg_write(t, UC_X86_REG_ES, SEL_USER_DS_LINUX)) ||
-            (e = reg_write(t, UC_X86_REG_FS, 0)) || (e = reg_write(t, UC_X86_REG_GS, 0)) ||
-            (e = reg_write(t, UC_X86_REG_ESP, frame)))
+        if ((e = reg_write(c, UC_X86_REG_SS, SEL_KERNEL_DS_LINUX)) ||
+            (e = reg_write(c, UC_X86_REG_CS, SEL_KERNEL_CS_LINUX)) ||
+            (e = reg_write(c, UC_X86_REG_DS, SEL_USER_DS_LINUX)) ||
+            (e = reg_write(c, UC_X86_REG_ES, SEL_USER_DS_LINUX)) ||
+            (e = reg_write(c, UC_X86_REG_FS, 0)) || (e = reg_write(c, UC_X86_REG_GS, 0)) ||
+            (e = reg_write(c, UC_X86_REG_ESP, frame)))
             return e;
     }
     /* ELF_PLAT_INIT: every general register starts at zero. */
@@ -164,41 +181,62 @@ err_t cpu_prepare_user(struct task *t, uint64_t entry, uint64_t sp, uint64_t *st
     static const int gprs32[] = { UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX,
                                   UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
                                   UC_X86_REG_EBP };
-    const int *gprs = t->is64 ? gprs64 : gprs32;
-    size_t n = t->is64 ? G_N_ELEMENTS(gprs64) : G_N_ELEMENTS(gprs32);
+    const int *gprs = c->is64 ? gprs64 : gprs32;
+    size_t n = c->is64 ? G_N_ELEMENTS(gprs64) : G_N_ELEMENTS(gprs32);
     for (size_t i = 0; i < n; i++)
-        if ((e = reg_write(t, gprs[i], 0)))
+        if ((e = reg_write(c, gprs[i], 0)))
             return e;
-    *start = t->layout.kpage + KP_IRET;
+    *start = cpu_kpage(c) + KP_IRET;
     return OK;
 }
 
-err_t cpu_iret_to_user(struct task *t, uint64_t ip, uint16_t cs, uint64_t flags, uint64_t sp,
+err_t cpu_iret_to_user(struct cpu *c, uint64_t ip, uint16_t cs, uint64_t flags, uint64_t sp,
                        uint16_t ss, uint64_t *start)
 {
-    if (t->is64)
+    if (c->is64)
         return err_new("no CPL 0 stub stops a 64-bit task");
     /* The frame goes on the kernel page's stack (SYSENTER_ESP), written
      * host-side: the page is read-only to the CPU. */
     uint32_t w[5] = { (uint32_t)ip, cs, (uint32_t)flags, (uint32_t)sp, ss };
-    uint64_t frame = t->layout.kpage + KP_STACK_TOP - sizeof(w);
-    memcpy(kpage_host(t) + (frame - t->layout.kpage), w, sizeof(w));
-    err_t e = reg_write(t, UC_X86_REG_ESP, frame);
+    uint64_t frame = cpu_kpage(c) + KP_STACK_TOP - sizeof(w);
+    memcpy(kpage_host(c) + (frame - cpu_kpage(c)), w, sizeof(w));
+    err_t e = reg_write(c, UC_X86_REG_ESP, frame);
     if (e)
         return e;
-    *start = t->layout.kpage + KP_IRET;
+    *start = cpu_kpage(c) + KP_IRET;
     return OK;
 }
 
-void cpu_disable_tsc(struct task *t)
+void cpu_disable_tsc(struct cpu *c)
 {
-    cpu_set_reg(t, UC_X86_REG_CR4, cpu_reg(t, UC_X86_REG_CR4) | CR4_TSD);
-    t->tsc_off = true;
+    cpu_set_reg(c, UC_X86_REG_CR4, cpu_reg(c, UC_X86_REG_CR4) | CR4_TSD);
 }
 
-err_t cpu_set_tls(struct task *t, unsigned index, const uint8_t desc[8])
+void cpu_load_tls(struct cpu *c, unsigned first, unsigned n, const uint8_t (*desc)[8])
 {
-    uint8_t *kp = kpage_host(t);
+    memcpy(kpage_host(c) + KP_GDT + first * 8, desc, n * 8);
+}
+
+void cpu_reload_tls_segments(struct cpu *c)
+{
+    static const int segs[] = { UC_X86_REG_DS, UC_X86_REG_ES, UC_X86_REG_FS, UC_X86_REG_GS };
+    uint64_t sel[4];
+    cpu_regs(c, segs, sel, 4);
+    for (size_t i = 0; i < G_N_ELEMENTS(segs); i++) {
+        unsigned index = (unsigned)(sel[i] & 0xffff) >> 3;
+        if ((sel[i] & 4) || index < GDT_ENTRY_TLS_MIN_LINUX ||
+            index >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
+            continue;
+        /* A 64-bit task's FS/GS base set by arch_prctl goes with a null
+         * selector, and is not touched here. */
+        /* A descriptor the CPU refuses now faults where it is used. */
+        err_free(reg_write(c, segs[i], sel[i] & 0xffff));
+    }
+}
+
+err_t cpu_set_tls(struct cpu *c, unsigned index, const uint8_t desc[8])
+{
+    uint8_t *kp = kpage_host(c);
     memcpy(kp + KP_GDT + index * 8, desc, 8);
     /* Segment registers cache descriptors; Linux reloads the ones that
      * name the entry it changed, and so do we. */
@@ -206,37 +244,37 @@ err_t cpu_set_tls(struct task *t, unsigned index, const uint8_t desc[8])
     static const int segs[] = { UC_X86_REG_DS, UC_X86_REG_ES, UC_X86_REG_FS, UC_X86_REG_GS };
     for (size_t i = 0; i < G_N_ELEMENTS(segs); i++) {
         uint64_t cur = 0;
-        err_t e = UC_TRY(uc_reg_read(t->uc, segs[i], &cur));
+        err_t e = UC_TRY(uc_reg_read(c->uc, segs[i], &cur));
         if (e)
             return e;
-        if ((cur & 0xffff) == sel && (e = reg_write(t, segs[i], sel)))
+        if ((cur & 0xffff) == sel && (e = reg_write(c, segs[i], sel)))
             return e;
     }
     return OK;
 }
 
-uint64_t cpu_pc(struct task *t)
+uint64_t cpu_pc(struct cpu *c)
 {
-    return cpu_reg(t, t->is64 ? UC_X86_REG_RIP : UC_X86_REG_EIP);
+    return cpu_reg(c, c->is64 ? UC_X86_REG_RIP : UC_X86_REG_EIP);
 }
 
-void cpu_set_pc(struct task *t, uint64_t pc)
+void cpu_set_pc(struct cpu *c, uint64_t pc)
 {
-    cpu_set_reg(t, t->is64 ? UC_X86_REG_RIP : UC_X86_REG_EIP, pc);
+    cpu_set_reg(c, c->is64 ? UC_X86_REG_RIP : UC_X86_REG_EIP, pc);
 }
 
 /* Only an unknown register id can make these fail: a bug in seccomp-emu,
  * never something a guest can cause, so it is reported and fatal. */
-uint64_t cpu_reg(struct task *t, int reg)
+uint64_t cpu_reg(struct cpu *c, int reg)
 {
     uint64_t v = 0;
-    uc_err e = uc_reg_read(t->uc, reg, &v);
+    uc_err e = uc_reg_read(c->uc, reg, &v);
     if (e != UC_ERR_OK)
         g_error("uc_reg_read(%d): %s", reg, uc_strerror(e));
     return v;
 }
 
-void cpu_regs(struct task *t, const int *ids, uint64_t *out, int n)
+void cpu_regs(struct cpu *c, const int *ids, uint64_t *out, int n)
 {
     void *ptrs[CPU_BATCH_MAX];
     g_assert(n <= CPU_BATCH_MAX);
@@ -244,21 +282,21 @@ void cpu_regs(struct task *t, const int *ids, uint64_t *out, int n)
         out[i] = 0; /* a 32-bit register fills only the low half */
         ptrs[i] = &out[i];
     }
-    uc_err e = uc_reg_read_batch(t->uc, (int *)ids, ptrs, n);
+    uc_err e = uc_reg_read_batch(c->uc, (int *)ids, ptrs, n);
     if (e != UC_ERR_OK)
         g_error("uc_reg_read_batch: %s", uc_strerror(e));
 }
 
-void cpu_set_reg(struct task *t, int reg, uint64_t v)
+void cpu_set_reg(struct cpu *c, int reg, uint64_t v)
 {
-    uc_err e = uc_reg_write(t->uc, reg, &v);
+    uc_err e = uc_reg_write(c->uc, reg, &v);
     if (e != UC_ERR_OK)
         g_error("uc_reg_write(%d): %s", reg, uc_strerror(e));
 }
 
-bool cpu_in_64bit_code(struct task *t)
+bool cpu_in_64bit_code(struct cpu *c)
 {
-    return t->is64 && (cpu_reg(t, UC_X86_REG_CS) & 0xffff) == SEL_USER_CS_LINUX;
+    return c->is64 && (cpu_reg(c, UC_X86_REG_CS) & 0xffff) == SEL_USER_CS_LINUX;
 }
 
 /* --cpu=host: the vendor of the x86 CPU underneath, else Intel.  On x86,

@@ -5,41 +5,80 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <unicorn/unicorn.h>
 
+#include "emu/engine/mem.h"
 #include "emu/status.h"
-#include "emu/kernel/task.h"
 
-/* Open the engine for a 32- or 64-bit guest and map seccomp-emu's page. */
-err_t cpu_open(struct task *t, bool is64);
-void cpu_close(struct task *t);
+struct task; /* emu/kernel/task.h: the engine layer only passes it along */
+
+enum vendor { VENDOR_INTEL, VENDOR_AMD };
+
+/* One emulated CPU: a Unicorn engine and the address space it maps.  The
+ * tasks of an mm take turns on it (emu/kernel/sched.c switches their
+ * registers); its hooks get the cpu as their user data and find the task
+ * they act for in `current`. */
+struct cpu {
+    uc_engine *uc;
+    bool is64;            /* Unicorn runs in 64-bit mode */
+    struct mm *mm;        /* one reference, held while the engine lives */
+    struct task *current; /* whose registers the engine holds */
+    unsigned users;       /* tasks that run on it */
+};
+
+/* The task a hook acts for: hooks are registered with their cpu as the
+ * user data. */
+static inline struct task *cpu_task(void *hook_user)
+{
+    return ((struct cpu *)hook_user)->current;
+}
+
+/* Open the engine for a 32- or 64-bit guest on `mm` (a reference is
+ * taken), and map seccomp-emu's page into it unless the address space
+ * has it already (a copy made by fork). */
+err_t cpu_open(struct cpu *c, struct mm *mm, bool is64);
+void cpu_close(struct cpu *c);
 
 /* Registers for the first user instruction; the switch to CPL 3 happens
  * through an iret stub on the kernel page when emulation starts.  Returns
  * the address to start emulation at. */
-err_t cpu_prepare_user(struct task *t, uint64_t entry, uint64_t sp, uint64_t *start);
+err_t cpu_prepare_user(struct cpu *c, uint64_t entry, uint64_t sp, uint64_t *start);
 
 /* Leave a CPL 0 stub (the sysenter entry) for user mode at ip/sp, through
  * the iret stub; *start is where emulation must resume. */
-err_t cpu_iret_to_user(struct task *t, uint64_t ip, uint16_t cs, uint64_t flags, uint64_t sp,
+err_t cpu_iret_to_user(struct cpu *c, uint64_t ip, uint16_t cs, uint64_t flags, uint64_t sp,
                        uint16_t ss, uint64_t *start);
 
-/* CR4.TSD: rdtsc at CPL 3 raises #GP from now on. */
-void cpu_disable_tsc(struct task *t);
+/* CR4.TSD: rdtsc at CPL 3 raises #GP from now on (it is part of the
+ * registers a task switch saves, so it stays with the task). */
+void cpu_disable_tsc(struct cpu *c);
 
-/* Install one TLS descriptor (set_thread_area) into GDT entry `index`. */
-err_t cpu_set_tls(struct task *t, unsigned index, const uint8_t desc[8]);
+/* Install one TLS descriptor (set_thread_area) into GDT entry `index`,
+ * reloading the segment registers that name it. */
+err_t cpu_set_tls(struct cpu *c, unsigned index, const uint8_t desc[8]);
+/* Write the GDT's TLS entries from a task's own, as Linux's load_TLS()
+ * does at a task switch (the segment registers come with the saved
+ * registers). */
+void cpu_load_tls(struct cpu *c, unsigned first, unsigned n, const uint8_t (*desc)[8]);
 
-uint64_t cpu_pc(struct task *t);
-void cpu_set_pc(struct task *t, uint64_t pc);
-uint64_t cpu_reg(struct task *t, int reg);
-void cpu_set_reg(struct task *t, int reg, uint64_t v);
+/* Reload the segment registers that name a TLS descriptor, so that
+ * their hidden bases are the GDT's again (after a task switch). */
+void cpu_reload_tls_segments(struct cpu *c);
+
+uint64_t cpu_pc(struct cpu *c);
+void cpu_set_pc(struct cpu *c, uint64_t pc);
+uint64_t cpu_reg(struct cpu *c, int reg);
+void cpu_set_reg(struct cpu *c, int reg, uint64_t v);
 /* Read n (at most CPU_BATCH_MAX) registers in one call: Unicorn's register
  * API costs about 40 host instructions a call, so the trap path batches. */
 #define CPU_BATCH_MAX 32
-void cpu_regs(struct task *t, const int *ids, uint64_t *out, int n);
+void cpu_regs(struct cpu *c, const int *ids, uint64_t *out, int n);
 
 /* Is the code being executed 64-bit (CS.L)? */
-bool cpu_in_64bit_code(struct task *t);
+bool cpu_in_64bit_code(struct cpu *c);
+
+/* Where seccomp-emu's page is for this engine, and its host bytes. */
+uint64_t cpu_kpage(const struct cpu *c);
 
 enum vendor cpu_host_vendor(void);
 

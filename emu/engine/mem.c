@@ -83,26 +83,106 @@ static guint first_above(const struct mm *mm, uint64_t addr)
     return lo;
 }
 
-err_t mm_init(struct mm *mm, uc_engine *uc, uint64_t limit)
+struct mm *mm_new(uint64_t limit)
 {
-    *mm = (struct mm){ .uc = uc,
+    struct mm *mm = g_new(struct mm, 1);
+    *mm = (struct mm){ .refs = 1,
                        .limit = limit,
                        .data_rlim = RLIM_INFINITY_LINUX,
                        .data_rlim_max = RLIM_INFINITY_LINUX };
+    mm->engines = g_ptr_array_new();
     mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vma));
-    return OK;
+    return mm;
 }
 
-void mm_destroy(struct mm *mm)
+struct mm *mm_ref(struct mm *mm)
 {
-    if (!mm->vmas)
+    mm->refs++;
+    return mm;
+}
+
+void mm_unref(struct mm *mm)
+{
+    if (!mm || --mm->refs > 0)
         return;
     for (guint i = 0; i < mm->vmas->len; i++) {
-        uc_mem_unmap(mm->uc, VMA(mm, i)->start, VMA(mm, i)->end - VMA(mm, i)->start);
+        for (guint k = 0; k < mm->engines->len; k++)
+            uc_mem_unmap(mm->engines->pdata[k], VMA(mm, i)->start,
+                         VMA(mm, i)->end - VMA(mm, i)->start);
         chunk_unref(VMA(mm, i)->chunk);
     }
     g_array_free(mm->vmas, TRUE);
-    mm->vmas = NULL;
+    g_ptr_array_free(mm->engines, TRUE);
+    g_free(mm->exe_path);
+    g_free(mm);
+}
+
+err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
+{
+    for (guint i = 0; i < mm->vmas->len; i++) {
+        const struct vma *v = VMA(mm, i);
+        err_t e = UC_TRY(uc_mem_map_ptr(uc, v->start, v->end - v->start, mm_uc_prot(v->prot),
+                                        v->host));
+        if (e) {
+            while (i-- > 0)
+                uc_mem_unmap(uc, VMA(mm, i)->start, VMA(mm, i)->end - VMA(mm, i)->start);
+            return e;
+        }
+    }
+    g_ptr_array_add(mm->engines, uc);
+    return OK;
+}
+
+void mm_detach_engine(struct mm *mm, uc_engine *uc)
+{
+    /* The engine is about to close, which drops its regions with it:
+     * unmapping them one by one first would make it invalidate code page
+     * by page for nothing. */
+    g_ptr_array_remove(mm->engines, uc);
+}
+
+err_t mm_copy(const struct mm *src, struct mm **out)
+{
+    struct mm *mm = mm_new(src->limit);
+    mm->mmap_base = src->mmap_base;
+    mm->brk_start = src->brk_start;
+    mm->brk_cur = src->brk_cur;
+    mm->mapped = src->mapped;
+    mm->max_mapped = src->max_mapped;
+    mm->data_rlim = src->data_rlim;
+    mm->data_rlim_max = src->data_rlim_max;
+    mm->elf_data = src->elf_data;
+    mm->layout = src->layout;
+    mm->exe_path = g_strdup(src->exe_path);
+    /* Pieces cut from one chunk stay pieces of one (new) chunk, so that
+     * their host memory keeps its layout. */
+    GHashTable *copies = g_hash_table_new(NULL, NULL);
+    for (guint i = 0; i < src->vmas->len; i++) {
+        struct vma v = *VMA(src, i);
+        struct chunk *c = v.chunk;
+        if (!v.shared) {
+            c = g_hash_table_lookup(copies, v.chunk);
+            if (!c) {
+                c = chunk_new(v.chunk->len);
+                if (!c) {
+                    g_hash_table_destroy(copies);
+                    mm_unref(mm);
+                    return err_new("host mmap of %zu bytes for fork: %s", v.chunk->len,
+                                   g_strerror(errno));
+                }
+                g_hash_table_insert(copies, v.chunk, c);
+            }
+            size_t off = (size_t)(v.host - v.chunk->base);
+            memcpy(c->base + off, v.host, v.end - v.start);
+            v.host = c->base + off;
+            v.chunk = c;
+        }
+        c->refs++;
+        g_array_append_val(mm->vmas, v);
+    }
+    g_hash_table_destroy(copies);
+    *out = mm;
+    return OK;
 }
 
 const struct vma *mm_find(const struct mm *mm, uint64_t addr)
@@ -177,9 +257,15 @@ static uint64_t mapped_in(const struct mm *mm, uint64_t addr, uint64_t len)
 
 static err_t insert_piece(struct mm *mm, struct vma v)
 {
-    err_t e = UC_TRY(uc_mem_map_ptr(mm->uc, v.start, v.end - v.start, mm_uc_prot(v.prot), v.host));
-    if (e)
-        return e;
+    for (guint k = 0; k < mm->engines->len; k++) {
+        err_t e = UC_TRY(uc_mem_map_ptr(mm->engines->pdata[k], v.start, v.end - v.start,
+                                        mm_uc_prot(v.prot), v.host));
+        if (e) {
+            while (k-- > 0)
+                uc_mem_unmap(mm->engines->pdata[k], v.start, v.end - v.start);
+            return e;
+        }
+    }
     v.chunk->refs++;
     g_array_insert_val(mm->vmas, first_above(mm, v.start), v);
     return OK;
@@ -229,7 +315,9 @@ static err_t carve(struct mm *mm, uint64_t addr, uint64_t len)
     guint i = first_above(mm, addr);
     while (i < mm->vmas->len && VMA(mm, i)->start < end) {
         struct vma v = *VMA(mm, i);
-        err_t e = UC_TRY(uc_mem_unmap(mm->uc, v.start, v.end - v.start));
+        err_t e = OK;
+        for (guint k = 0; k < mm->engines->len && !e; k++)
+            e = UC_TRY(uc_mem_unmap(mm->engines->pdata[k], v.start, v.end - v.start));
         if (e)
             return e;
         g_array_remove_index(mm->vmas, i);
@@ -403,7 +491,10 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
             i = first_above(mm, MIN(keep.end, end)) - 1;
             continue;
         }
-        err_t e = UC_TRY(uc_mem_protect(mm->uc, v->start, v->end - v->start, mm_uc_prot(prot)));
+        err_t e = OK;
+        for (guint k = 0; k < mm->engines->len && !e; k++)
+            e = UC_TRY(uc_mem_protect(mm->engines->pdata[k], v->start, v->end - v->start,
+                                      mm_uc_prot(prot)));
         if (e)
             return map_errno(e);
         v->prot = prot;
@@ -649,12 +740,14 @@ void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
         if (!(v->prot & PROT_EXEC_LINUX))
             continue;
         uint64_t from = MAX(addr, v->start), to = MIN(addr + len, v->end);
-        err_t e = UC_TRY(uc_ctl_remove_cache(mm->uc, from, to));
-        if (e) {
-            /* Non-empty by construction; a failure here would leave stale
-             * code running, so it is reported, never ignored. */
-            g_critical("seccomp-emu: %s", e);
-            err_free(e);
+        for (guint k = 0; k < mm->engines->len; k++) {
+            err_t e = UC_TRY(uc_ctl_remove_cache(mm->engines->pdata[k], from, to));
+            if (e) {
+                /* Non-empty by construction; a failure here would leave
+                 * stale code running, so it is reported, never ignored. */
+                g_critical("seccomp-emu: %s", e);
+                err_free(e);
+            }
         }
     }
 }

@@ -12,6 +12,7 @@
 #include <sys/uio.h>
 #include <unicorn/unicorn.h>
 
+#include "abi/vdso.h"
 #include "emu/status.h"
 
 struct chunk; /* one host allocation, shared by the pieces split from it */
@@ -35,8 +36,29 @@ static inline bool vma_is_stack(const struct vma *v)
     return v->name && !strcmp(v->name, STACK_VMA_NAME);
 }
 
+/* Where seccomp-emu's own pages sit in an address space (Linux keeps the
+ * vDSO's place in mm->context the same way). */
+struct kernel_layout {
+    uint64_t kpage;          /* GDT and entry stubs; never user memory */
+    uint64_t halt;           /* emulation never legitimately reaches it */
+    uint64_t vdso;           /* AT_SYSINFO_EHDR */
+    uint64_t vsyscall;       /* AT_SYSINFO (i386 __kernel_vsyscall) */
+    uint64_t int80_pad;      /* where fast 32-bit entries return */
+    uint64_t vdso_sigreturn, vdso_rt_sigreturn; /* ia32 default restorers */
+    uint64_t vdso_code, vdso_code_end; /* hooked for the time functions */
+    uint64_t vdso_fn[VDSO_NFN];        /* entry of each emulated function */
+    uint64_t vdso_fn_done[VDSO_NFN];   /* its `ret`, where a served call resumes */
+};
+
+/* An address space (Linux's mm_struct): shared by the tasks of one thread
+ * group and by CLONE_VM children, counted by `refs`.  Every change of a
+ * mapping is applied to each engine in `engines` (today one: the engine
+ * the tasks of this mm take turns on; one per task when guest threads
+ * run in parallel), so no engine ever sees a mapping the table lacks. */
 struct mm {
-    uc_engine *uc;
+    unsigned refs;
+    unsigned users;      /* tasks using it (Linux's mm_users): clear_child_tid */
+    GPtrArray *engines;  /* uc_engine *, each mapping every vma below */
     GArray *vmas;        /* struct vma, sorted by start, never overlapping */
     uint64_t limit;      /* end of user space for the guest's ABI */
     uint64_t mmap_base;  /* top of the top-down mmap area */
@@ -45,10 +67,27 @@ struct mm {
     uint64_t max_mapped; /* 0: no limit */
     uint64_t data_rlim, data_rlim_max; /* RLIMIT_DATA; RLIM_INFINITY_LINUX: none */
     uint64_t elf_data;   /* end_data - start_data as Linux's ELF loader sets them */
+    struct kernel_layout layout;
+    char *exe_path;      /* what /proc/self/exe resolves to (mm->exe_file) */
 };
 
-err_t mm_init(struct mm *mm, uc_engine *uc, uint64_t limit);
-void mm_destroy(struct mm *mm);
+/* A new, empty address space with one reference, for a guest whose user
+ * space ends at `limit`. */
+struct mm *mm_new(uint64_t limit);
+struct mm *mm_ref(struct mm *mm);
+/* Drop a reference; the last one unmaps everything from every engine and
+ * frees the host memory. */
+void mm_unref(struct mm *mm);
+/* A copy for fork(): the same mappings, their contents copied, private
+ * and shared alike (a guest's MAP_SHARED anonymous memory is copied too:
+ * docs/internals.md), with no engine attached yet. */
+err_t mm_copy(const struct mm *src, struct mm **out);
+
+/* Map every vma into `uc` and keep it in step from now on. */
+err_t mm_attach_engine(struct mm *mm, uc_engine *uc);
+/* Stop keeping `uc` in step, before it is closed (its regions go with
+ * it). */
+void mm_detach_engine(struct mm *mm, uc_engine *uc);
 
 /* Map fresh zeroed memory at exactly [addr, addr+len), which must be free.
  * When `host_out` is set it receives the host address of `addr`. */

@@ -4,7 +4,6 @@
 
 #include "abi/signal_linux.h"
 #include "emu/engine/cpu.h"
-#include "emu/kernel/task.h"
 
 static const int gpr64[UR_NREGS] = {
     UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_RDX, UC_X86_REG_RBX,
@@ -19,52 +18,52 @@ static const int gpr32[8] = {
 static const int segs[6] = { UC_X86_REG_CS, UC_X86_REG_SS, UC_X86_REG_DS,
                              UC_X86_REG_ES, UC_X86_REG_FS, UC_X86_REG_GS };
 
-static void fpu_read(struct task *t, struct uctx_fpu *f)
+static void fpu_read(struct cpu *cpu, struct uctx_fpu *f)
 {
     memset(f, 0, sizeof(*f));
-    f->fcw = (uint16_t)cpu_reg(t, UC_X86_REG_FPCW);
-    f->fsw = (uint16_t)cpu_reg(t, UC_X86_REG_FPSW);
-    f->ftw = (uint16_t)cpu_reg(t, UC_X86_REG_FPTAG);
-    f->fop = (uint16_t)cpu_reg(t, UC_X86_REG_FOP);
-    f->fip = cpu_reg(t, UC_X86_REG_FIP);
-    f->fdp = cpu_reg(t, UC_X86_REG_FDP);
-    f->mxcsr = (uint32_t)cpu_reg(t, UC_X86_REG_MXCSR);
+    f->fcw = (uint16_t)cpu_reg(cpu, UC_X86_REG_FPCW);
+    f->fsw = (uint16_t)cpu_reg(cpu, UC_X86_REG_FPSW);
+    f->ftw = (uint16_t)cpu_reg(cpu, UC_X86_REG_FPTAG);
+    f->fop = (uint16_t)cpu_reg(cpu, UC_X86_REG_FOP);
+    f->fip = cpu_reg(cpu, UC_X86_REG_FIP);
+    f->fdp = cpu_reg(cpu, UC_X86_REG_FDP);
+    f->mxcsr = (uint32_t)cpu_reg(cpu, UC_X86_REG_MXCSR);
     for (int i = 0; i < 8; i++) {
         uint8_t buf[16] = { 0 };
-        uc_err e = uc_reg_read(t->uc, UC_X86_REG_ST0 + i, buf);
+        uc_err e = uc_reg_read(cpu->uc, UC_X86_REG_ST0 + i, buf);
         if (e != UC_ERR_OK)
             g_error("uc_reg_read(ST%d): %s", i, uc_strerror(e));
         memcpy(f->st[i], buf, 10);
     }
-    int nxmm = t->is64 ? 16 : 8;
+    int nxmm = cpu->is64 ? 16 : 8;
     for (int i = 0; i < nxmm; i++) {
-        uc_err e = uc_reg_read(t->uc, UC_X86_REG_XMM0 + i, f->xmm[i]);
+        uc_err e = uc_reg_read(cpu->uc, UC_X86_REG_XMM0 + i, f->xmm[i]);
         if (e != UC_ERR_OK)
             g_error("uc_reg_read(XMM%d): %s", i, uc_strerror(e));
     }
 }
 
-static void fpu_write(struct task *t, const struct uctx_fpu *f)
+static void fpu_write(struct cpu *cpu, const struct uctx_fpu *f)
 {
     /* TOP lives in FSW: set it before the ST(i) registers, which are
      * addressed relative to it. */
-    cpu_set_reg(t, UC_X86_REG_FPSW, f->fsw);
-    cpu_set_reg(t, UC_X86_REG_FPCW, f->fcw);
+    cpu_set_reg(cpu, UC_X86_REG_FPSW, f->fsw);
+    cpu_set_reg(cpu, UC_X86_REG_FPCW, f->fcw);
     for (int i = 0; i < 8; i++) {
         uint8_t buf[16] = { 0 };
         memcpy(buf, f->st[i], 10);
-        uc_err e = uc_reg_write(t->uc, UC_X86_REG_ST0 + i, buf);
+        uc_err e = uc_reg_write(cpu->uc, UC_X86_REG_ST0 + i, buf);
         if (e != UC_ERR_OK)
             g_error("uc_reg_write(ST%d): %s", i, uc_strerror(e));
     }
-    cpu_set_reg(t, UC_X86_REG_FPTAG, f->ftw);
-    cpu_set_reg(t, UC_X86_REG_FOP, f->fop);
-    cpu_set_reg(t, UC_X86_REG_FIP, f->fip);
-    cpu_set_reg(t, UC_X86_REG_FDP, f->fdp);
-    cpu_set_reg(t, UC_X86_REG_MXCSR, f->mxcsr);
-    int nxmm = t->is64 ? 16 : 8;
+    cpu_set_reg(cpu, UC_X86_REG_FPTAG, f->ftw);
+    cpu_set_reg(cpu, UC_X86_REG_FOP, f->fop);
+    cpu_set_reg(cpu, UC_X86_REG_FIP, f->fip);
+    cpu_set_reg(cpu, UC_X86_REG_FDP, f->fdp);
+    cpu_set_reg(cpu, UC_X86_REG_MXCSR, f->mxcsr);
+    int nxmm = cpu->is64 ? 16 : 8;
     for (int i = 0; i < nxmm; i++) {
-        uc_err e = uc_reg_write(t->uc, UC_X86_REG_XMM0 + i, f->xmm[i]);
+        uc_err e = uc_reg_write(cpu->uc, UC_X86_REG_XMM0 + i, f->xmm[i]);
         if (e != UC_ERR_OK)
             g_error("uc_reg_write(XMM%d): %s", i, uc_strerror(e));
     }
@@ -78,11 +77,11 @@ void uctx_fpu_init(struct uctx_fpu *f)
     f->mxcsr = 0x1f80;
 }
 
-void uctx_fpu_reset(struct task *t)
+void uctx_fpu_reset(struct cpu *cpu)
 {
     struct uctx_fpu f;
     uctx_fpu_init(&f);
-    fpu_write(t, &f);
+    fpu_write(cpu, &f);
 }
 
 uint8_t uctx_ftw_abridged(uint16_t full)
@@ -121,36 +120,36 @@ uint16_t uctx_ftw_full(const struct uctx_fpu *f, uint8_t abridged)
     return full;
 }
 
-bool uctx_at_sysexit(struct task *t)
+bool uctx_at_sysexit(struct cpu *cpu)
 {
     /* sysenter is emulated whole in trap.c's SYSENTER hook (Unicorn never
      * transfers), so the CPU never stops at CPL 0 between a fast call and
      * user mode: the registers are always the user's. */
-    (void)t;
+    (void)cpu;
     return false;
 }
 
-void uctx_read(struct task *t, struct uctx *c)
+void uctx_read(struct cpu *cpu, struct uctx *c)
 {
     memset(c, 0, sizeof(*c));
-    if (t->is64) {
-        cpu_regs(t, gpr64, c->r, UR_NREGS);
-        c->ip = cpu_reg(t, UC_X86_REG_RIP);
-        c->flags = cpu_reg(t, UC_X86_REG_RFLAGS);
+    if (cpu->is64) {
+        cpu_regs(cpu, gpr64, c->r, UR_NREGS);
+        c->ip = cpu_reg(cpu, UC_X86_REG_RIP);
+        c->flags = cpu_reg(cpu, UC_X86_REG_RFLAGS);
     } else {
-        cpu_regs(t, gpr32, c->r, 8);
-        c->ip = cpu_reg(t, UC_X86_REG_EIP);
-        c->flags = cpu_reg(t, UC_X86_REG_EFLAGS);
+        cpu_regs(cpu, gpr32, c->r, 8);
+        c->ip = cpu_reg(cpu, UC_X86_REG_EIP);
+        c->flags = cpu_reg(cpu, UC_X86_REG_EFLAGS);
     }
     uint64_t s[6];
-    cpu_regs(t, segs, s, 6);
+    cpu_regs(cpu, segs, s, 6);
     c->cs = (uint16_t)s[0];
     c->ss = (uint16_t)s[1];
     c->ds = (uint16_t)s[2];
     c->es = (uint16_t)s[3];
     c->fs = (uint16_t)s[4];
     c->gs = (uint16_t)s[5];
-    if (uctx_at_sysexit(t)) {
+    if (uctx_at_sysexit(cpu)) {
         /* What sysexit was about to load: eip from edx, esp from ecx, the
          * user selectors; ecx and edx themselves are on the user stack,
          * where __kernel_vsyscall pushed them (ebp, edx, ecx). */
@@ -158,7 +157,7 @@ void uctx_read(struct task *t, struct uctx *c)
         uint32_t saved[3] = { 0, 0, 0 };
         c->ip = (uint32_t)c->r[UR_DX];
         c->r[UR_SP] = sp;
-        if (mm_read(&t->mm, sp, saved, sizeof(saved))) {
+        if (mm_read(cpu->mm, sp, saved, sizeof(saved))) {
             c->r[UR_DX] = saved[1];
             c->r[UR_CX] = saved[2];
         }
@@ -168,28 +167,28 @@ void uctx_read(struct task *t, struct uctx *c)
     /* User mode always runs with interrupts on; the CPL 0 stubs (sysenter)
      * clear IF without Linux's matching sti. */
     c->flags |= X86_EFLAGS_IF_LINUX;
-    fpu_read(t, &c->fpu);
+    fpu_read(cpu, &c->fpu);
 }
 
-static err_t load_seg(struct task *t, int reg, uint16_t now, uint16_t want)
+static err_t load_seg(struct cpu *cpu, int reg, uint16_t now, uint16_t want)
 {
     if (now == want)
         return OK;
     uint64_t v = want;
-    uc_err e = uc_reg_write(t->uc, reg, &v);
+    uc_err e = uc_reg_write(cpu->uc, reg, &v);
     if (e != UC_ERR_OK)
         return err_new("segment selector 0x%x refused: %s", want, uc_strerror(e));
     return OK;
 }
 
-err_t uctx_write(struct task *t, const struct uctx *c, uint64_t *start)
+err_t uctx_write(struct cpu *cpu, const struct uctx *c, uint64_t *start)
 {
-    fpu_write(t, &c->fpu);
-    if (t->is64) {
+    fpu_write(cpu, &c->fpu);
+    if (cpu->is64) {
         void *ptrs[UR_NREGS];
         for (int i = 0; i < UR_NREGS; i++)
             ptrs[i] = (void *)&c->r[i];
-        uc_err e = uc_reg_write_batch(t->uc, (int *)gpr64, ptrs, UR_NREGS);
+        uc_err e = uc_reg_write_batch(cpu->uc, (int *)gpr64, ptrs, UR_NREGS);
         if (e != UC_ERR_OK)
             g_error("uc_reg_write_batch: %s", uc_strerror(e));
     } else {
@@ -199,33 +198,32 @@ err_t uctx_write(struct task *t, const struct uctx *c, uint64_t *start)
             r32[i] = (uint32_t)c->r[i];
             ptrs[i] = &r32[i];
         }
-        uc_err e = uc_reg_write_batch(t->uc, (int *)gpr32, ptrs, 8);
+        uc_err e = uc_reg_write_batch(cpu->uc, (int *)gpr32, ptrs, 8);
         if (e != UC_ERR_OK)
             g_error("uc_reg_write_batch: %s", uc_strerror(e));
     }
-    t->sig.sysenter_done = false;
     uint64_t s[6];
-    cpu_regs(t, segs, s, 6);
+    cpu_regs(cpu, segs, s, 6);
     err_t e;
     /* In 64-bit mode a selector load would also reset the FS/GS base the
      * guest set with arch_prctl; Linux's 64-bit sigreturn leaves them. */
-    if (!t->is64) {
-        if ((e = load_seg(t, UC_X86_REG_DS, (uint16_t)s[2], c->ds)) ||
-            (e = load_seg(t, UC_X86_REG_ES, (uint16_t)s[3], c->es)) ||
-            (e = load_seg(t, UC_X86_REG_FS, (uint16_t)s[4], c->fs)) ||
-            (e = load_seg(t, UC_X86_REG_GS, (uint16_t)s[5], c->gs)))
+    if (!cpu->is64) {
+        if ((e = load_seg(cpu, UC_X86_REG_DS, (uint16_t)s[2], c->ds)) ||
+            (e = load_seg(cpu, UC_X86_REG_ES, (uint16_t)s[3], c->es)) ||
+            (e = load_seg(cpu, UC_X86_REG_FS, (uint16_t)s[4], c->fs)) ||
+            (e = load_seg(cpu, UC_X86_REG_GS, (uint16_t)s[5], c->gs)))
             return e;
     }
     if ((s[0] & 3) == 0) {
         /* Stopped on a CPL 0 stub (sysenter): leave through the iret
          * stub, as the first entry to user mode did. */
-        return cpu_iret_to_user(t, c->ip, c->cs, c->flags, c->r[UR_SP], c->ss, start);
+        return cpu_iret_to_user(cpu, c->ip, c->cs, c->flags, c->r[UR_SP], c->ss, start);
     }
-    if ((e = load_seg(t, UC_X86_REG_CS, (uint16_t)s[0], c->cs)) ||
-        (e = load_seg(t, UC_X86_REG_SS, (uint16_t)s[1], c->ss)))
+    if ((e = load_seg(cpu, UC_X86_REG_CS, (uint16_t)s[0], c->cs)) ||
+        (e = load_seg(cpu, UC_X86_REG_SS, (uint16_t)s[1], c->ss)))
         return e;
-    cpu_set_reg(t, t->is64 ? UC_X86_REG_RFLAGS : UC_X86_REG_EFLAGS, c->flags);
-    cpu_set_pc(t, c->ip);
+    cpu_set_reg(cpu, cpu->is64 ? UC_X86_REG_RFLAGS : UC_X86_REG_EFLAGS, c->flags);
+    cpu_set_pc(cpu, c->ip);
     *start = c->ip;
     return OK;
 }

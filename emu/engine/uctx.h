@@ -10,7 +10,7 @@
 
 #include "emu/status.h"
 
-struct task;
+struct cpu;
 
 /* General registers in x86 encoding order. */
 enum uctx_reg {
@@ -40,23 +40,23 @@ struct uctx {
 /* The state user mode sees now.  When the engine stopped on seccomp-emu's
  * sysenter stub (CPL 0) after a completed call, this is the state the
  * sysexit would have returned to. */
-void uctx_read(struct task *t, struct uctx *c);
+void uctx_read(struct cpu *cpu, struct uctx *c);
 
 /* Make `c` the user-mode state; returns the pc to start emulating at (the
  * iret stub when the CPU must leave CPL 0).  An error means a segment
  * selector the CPU refused: the caller treats the frame as bad. */
-err_t uctx_write(struct task *t, const struct uctx *c, uint64_t *start);
+err_t uctx_write(struct cpu *cpu, const struct uctx *c, uint64_t *start);
 
 /* The FPU as Linux hands it to a new program or a signal handler
  * (fpstate_init: FCW 0x37f, MXCSR 0x1f80, all registers empty). */
 void uctx_fpu_init(struct uctx_fpu *f);
-void uctx_fpu_reset(struct task *t);
+void uctx_fpu_reset(struct cpu *cpu);
 
 /* Abridged (FXSAVE) and full (FSAVE) tag words. */
 uint8_t uctx_ftw_abridged(uint16_t full);
 uint16_t uctx_ftw_full(const struct uctx_fpu *f, uint8_t abridged);
 
 /* Is the CPU at seccomp-emu's sysenter stub, the call done, sysexit next? */
-bool uctx_at_sysexit(struct task *t);
+bool uctx_at_sysexit(struct cpu *cpu);
 
 #endif

@@ -34,8 +34,9 @@ static struct {
 static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_entry *e,
                         void *user)
 {
-    struct task *t = user;
-    const struct vma *v = mm_find(&t->mm, vaddr);
+    /* The engine's address space: a fill can come with no task on the
+     * engine (Unicorn invalidating code while it closes). */
+    const struct vma *v = mm_find(((struct cpu *)user)->mm, vaddr);
     /* seccomp-emu's own page (GDT, CPL 0 stubs) is kernel memory: the CPU
      * reads it at CPL 0 and for descriptor loads, while user loads and
      * stores meet nothing there, as above TASK_SIZE on Linux.  (User
@@ -140,13 +141,13 @@ static err_t find_old_exception(bool is64, long *offset)
 }
 
 static long old_exception_at = -1;
-static bool exception_taken;
 static uc_context *scratch_ctx;
 
+/* Per task: the forgotten state is in the task's registers, which a task
+ * switch saves and restores with the rest. */
 void fault_exception_taken(struct task *t)
 {
-    (void)t;
-    exception_taken = true;
+    t->exception_taken = true;
 }
 
 static err_t forget_exception(struct task *t)
@@ -156,15 +157,15 @@ static err_t forget_exception(struct task *t)
     /* Found on first need: most programs never take an exception, and the
      * probe's scratch engine costs half a millisecond of start-up. */
     if (old_exception_at < 0 && ((e = find_old_exception(t->is64, &old_exception_at)) ||
-                                 (e = UC_TRY(uc_context_alloc(t->uc, &scratch_ctx)))))
+                                 (e = UC_TRY(uc_context_alloc(t->cpu->uc, &scratch_ctx)))))
         return e;
-    if ((e = UC_TRY(uc_context_save(t->uc, scratch_ctx))))
+    if ((e = UC_TRY(uc_context_save(t->cpu->uc, scratch_ctx))))
         return e;
     memcpy((uint8_t *)scratch_ctx + old_exception_at, &none, 4);
-    return UC_TRY(uc_context_restore(t->uc, scratch_ctx));
+    return UC_TRY(uc_context_restore(t->cpu->uc, scratch_ctx));
 }
 
-err_t fault_install(struct task *t)
+err_t fault_install(struct cpu *c)
 {
     err_t e;
     uc_hook h;
@@ -172,11 +173,14 @@ err_t fault_install(struct task *t)
      * precise exception, and no memory hook of ours stops the engine: the
      * engine's exit check after each load and store has nothing to catch
      * (stops from the timer thread are taken at the next block start). */
-    if ((e = UC_TRY(uc_ctl_tlb_mode(t->uc, UC_TLB_VIRTUAL))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_TLB_FILL, (void *)on_tlb_fill, t, 1, 0))) ||
-        (e = UC_TRY(uc_ctl_mem_exit_check(t->uc, 0))))
+    if ((e = UC_TRY(uc_ctl_tlb_mode(c->uc, UC_TLB_VIRTUAL))) ||
+        (e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_TLB_FILL, (void *)on_tlb_fill, c, 1, 0))) ||
+        (e = UC_TRY(uc_ctl_mem_exit_check(c->uc, 0))))
         return e;
-    if (cs_open(CS_ARCH_X86, t->is64 ? CS_MODE_64 : CS_MODE_32, &fault_state.cs) != CS_ERR_OK)
+    /* One decoder for the guest's width (every engine of a guest has it). */
+    if (fault_state.cs_open)
+        return OK;
+    if (cs_open(CS_ARCH_X86, c->is64 ? CS_MODE_64 : CS_MODE_32, &fault_state.cs) != CS_ERR_OK)
         return err_new("capstone: cannot open an x86 decoder");
     if (cs_option(fault_state.cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
         return err_new("capstone: no instruction details");
@@ -187,9 +191,9 @@ err_t fault_install(struct task *t)
 err_t fault_before_run(struct task *t)
 {
     fault_state.pending = false;
-    if (!exception_taken)
+    if (!t->exception_taken)
         return OK;
-    exception_taken = false;
+    t->exception_taken = false;
     return forget_exception(t);
 }
 
@@ -231,7 +235,7 @@ static bool reg_value(struct task *t, x86_reg r, uint64_t next_ip, uint64_t *v)
     for (size_t i = 0; i < G_N_ELEMENTS(map); i++) {
         if (map[i].cs != r)
             continue;
-        *v = map[i].is32 ? (uint32_t)cpu_reg(t, map[i].uc) : cpu_reg(t, map[i].uc);
+        *v = map[i].is32 ? (uint32_t)cpu_reg(t->cpu, map[i].uc) : cpu_reg(t->cpu, map[i].uc);
         return true;
     }
     return false;
@@ -244,8 +248,8 @@ static uint64_t seg_base(struct task *t, x86_reg seg)
     if (seg != X86_REG_FS && seg != X86_REG_GS)
         return 0;
     if (t->is64)
-        return cpu_reg(t, seg == X86_REG_FS ? UC_X86_REG_FS_BASE : UC_X86_REG_GS_BASE);
-    unsigned idx = (unsigned)(cpu_reg(t, seg == X86_REG_FS ? UC_X86_REG_FS : UC_X86_REG_GS) >> 3);
+        return cpu_reg(t->cpu, seg == X86_REG_FS ? UC_X86_REG_FS_BASE : UC_X86_REG_GS_BASE);
+    unsigned idx = (unsigned)(cpu_reg(t->cpu, seg == X86_REG_FS ? UC_X86_REG_FS : UC_X86_REG_GS) >> 3);
     if (idx < GDT_ENTRY_TLS_MIN_LINUX || idx >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
         return 0;
     const uint8_t *d = t->tls[idx - GDT_ENTRY_TLS_MIN_LINUX];
@@ -287,12 +291,12 @@ static bool via_stack_segment(const cs_x86_op *op)
 static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, bool *stack)
 {
     *stack = false;
-    uint64_t pc = cpu_pc(t);
+    uint64_t pc = cpu_pc(t->cpu);
     if (type == UC_MEM_FETCH)
         return (pc & ~(PAGE_SIZE_LINUX - 1)) == page ? pc : page;
     uint8_t code[16];
-    size_t n = mm_valid_prefix(&t->mm, pc, sizeof(code), PROT_EXEC_LINUX);
-    if (!n || !mm_read(&t->mm, pc, code, n))
+    size_t n = mm_valid_prefix(t->mm, pc, sizeof(code), PROT_EXEC_LINUX);
+    if (!n || !mm_read(t->mm, pc, code, n))
         return page;
     cs_insn *insn = NULL;
     if (cs_disasm(fault_state.cs, code, n, pc, 1, &insn) != 1)
@@ -318,7 +322,7 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, b
     }
     if (!found) {
         /* The stack accesses no operand names. */
-        uint64_t sp = t->is64 ? cpu_reg(t, UC_X86_REG_RSP) : (uint32_t)cpu_reg(t, UC_X86_REG_ESP);
+        uint64_t sp = t->is64 ? cpu_reg(t->cpu, UC_X86_REG_RSP) : (uint32_t)cpu_reg(t->cpu, UC_X86_REG_ESP);
         unsigned w = t->is64 ? 8 : 4;
         switch (insn->id) {
         case X86_INS_PUSH: case X86_INS_CALL: case X86_INS_PUSHFQ: case X86_INS_PUSHFD:
@@ -333,7 +337,7 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, b
             *stack = found;
             break;
         case X86_INS_LEAVE: {
-            uint64_t bp = t->is64 ? cpu_reg(t, UC_X86_REG_RBP) : (uint32_t)cpu_reg(t, UC_X86_REG_EBP);
+            uint64_t bp = t->is64 ? cpu_reg(t->cpu, UC_X86_REG_RBP) : (uint32_t)cpu_reg(t->cpu, UC_X86_REG_EBP);
             found = hits(bp, w, page, &addr);
             *stack = found;
             break;
@@ -353,17 +357,17 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, b
  * RLIMIT_AS) allow.  Returns why not, or NULL when it grew. */
 static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
 {
-    const struct vma *next = mm_next(&t->mm, addr);
+    const struct vma *next = mm_next(t->mm, addr);
     *was_stack = false;
     if (!next || next->start <= addr || !vma_is_stack(next))
         return "";
     *was_stack = true;
     uint64_t top = TASK_SIZE_LINUX(t->is64), want = addr & ~(PAGE_SIZE_LINUX - 1);
-    uint64_t rlim = t->rlim[RLIMIT_STACK_LINUX].cur;
+    uint64_t rlim = t->group->rlim[RLIMIT_STACK_LINUX].cur;
     if (rlim != RLIM_INFINITY_LINUX && top - want > rlim)
         return "stack overflow: the stack would exceed RLIMIT_STACK";
     if (want < 0x10000 || want < STACK_GUARD_GAP ||
-        !mm_range_free(&t->mm, want - STACK_GUARD_GAP, STACK_GUARD_GAP))
+        !mm_range_free(t->mm, want - STACK_GUARD_GAP, STACK_GUARD_GAP))
         return "stack overflow: the stack would run into another mapping";
     /* A little more than asked, never past the limit or the guard gap. */
     uint64_t low = want;
@@ -372,10 +376,10 @@ static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
         if (rlim != RLIM_INFINITY_LINUX && top - cand > rlim)
             cand = top - (rlim & ~(PAGE_SIZE_LINUX - 1));
         if (cand < low && cand >= STACK_GUARD_GAP &&
-            mm_range_free(&t->mm, cand - STACK_GUARD_GAP, STACK_GUARD_GAP))
+            mm_range_free(t->mm, cand - STACK_GUARD_GAP, STACK_GUARD_GAP))
             low = cand;
     }
-    err_t e = mm_map_fixed(&t->mm, low, next->start - low, next->prot, STACK_VMA_NAME, NULL);
+    err_t e = mm_map_fixed(t->mm, low, next->start - low, next->prot, STACK_VMA_NAME, NULL);
     if (e) {
         err_free(e);
         return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";
@@ -412,7 +416,7 @@ bool fault_take(struct task *t, uc_err e)
         exception_raise(t, stack ? X86_TRAP_SS_LINUX : X86_TRAP_GP_LINUX, 0, 0);
         return true;
     }
-    const struct vma *v = mm_find(&t->mm, addr);
+    const struct vma *v = mm_find(t->mm, addr);
     if (v && v->hidden)
         v = NULL; /* refused only to user accesses: not there for them */
     const char *why = NULL;

@@ -9,7 +9,7 @@
 #include "emu/status.h"
 #include "emu/kernel/task.h"
 
-err_t fault_install(struct task *t);
+err_t fault_install(struct cpu *c);
 
 /* A CPU exception reached the interrupt hook (trap.c). */
 void fault_exception_taken(struct task *t);

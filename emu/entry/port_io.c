@@ -11,23 +11,23 @@
 static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
 {
     (void)uc, (void)port, (void)size;
-    exception_raise(user, X86_TRAP_GP_LINUX, 0, 0);
+    exception_raise(cpu_task(user), X86_TRAP_GP_LINUX, 0, 0);
     return 0;
 }
 
 static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user)
 {
     (void)uc, (void)port, (void)size, (void)value;
-    exception_raise(user, X86_TRAP_GP_LINUX, 0, 0);
+    exception_raise(cpu_task(user), X86_TRAP_GP_LINUX, 0, 0);
 }
 
-err_t port_io_install(struct task *t)
+err_t port_io_install(struct cpu *c)
 {
     uc_hook h;
     err_t e;
-    if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_in, t, 1, 0,
+    if ((e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_INSN, (void *)hook_in, c, 1, 0,
                                 UC_X86_INS_IN))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_out, t, 1, 0,
+        (e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_INSN, (void *)hook_out, c, 1, 0,
                                 UC_X86_INS_OUT))))
         return e;
     return OK;

@@ -5,6 +5,6 @@
 #include "emu/status.h"
 #include "emu/kernel/task.h"
 
-err_t port_io_install(struct task *t);
+err_t port_io_install(struct cpu *c);
 
 #endif

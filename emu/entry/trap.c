@@ -81,34 +81,34 @@ static void write_back(struct task *t, enum entry e, uint64_t pc, const struct p
          * return rip, rflags.  One batch: this is the hot path of every
          * 64-bit read and write. */
         static const int ids[3] = { UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_R11 };
-        uint64_t flags = pre ? pre->flags : cpu_reg(t, UC_X86_REG_EFLAGS);
+        uint64_t flags = pre ? pre->flags : cpu_reg(t->cpu, UC_X86_REG_EFLAGS);
         uint64_t vals[3] = { (uint64_t)result, pc + 2, flags };
         void *ptrs[3] = { &vals[0], &vals[1], &vals[2] };
-        uc_err ue = uc_reg_write_batch(t->uc, (int *)ids, ptrs, 3);
+        uc_err ue = uc_reg_write_batch(t->cpu->uc, (int *)ids, ptrs, 3);
         if (ue != UC_ERR_OK)
             g_error("uc_reg_write_batch: %s", uc_strerror(ue));
         break;
     }
     case ENTRY_INT80:
         if (t->is64)
-            cpu_set_reg(t, UC_X86_REG_RAX, (uint64_t)result);
+            cpu_set_reg(t->cpu, UC_X86_REG_RAX, (uint64_t)result);
         else
-            cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
+            cpu_set_reg(t->cpu, UC_X86_REG_EAX, (uint32_t)result);
         break;
     case ENTRY_SYSENTER32:
         /* Back at the landing pad, which pops ebp, edx, ecx and returns;
          * the stack is the one ebp named. */
-        cpu_set_reg(t, UC_X86_REG_EAX, (uint32_t)result);
-        cpu_set_reg(t, UC_X86_REG_EBP, ev.args[5]);
-        cpu_set_reg(t, UC_X86_REG_ESP, user_sp);
-        cpu_set_pc(t, t->layout.int80_pad - 2); /* the engine adds 2 after the hook */
+        cpu_set_reg(t->cpu, UC_X86_REG_EAX, (uint32_t)result);
+        cpu_set_reg(t->cpu, UC_X86_REG_EBP, ev.args[5]);
+        cpu_set_reg(t->cpu, UC_X86_REG_ESP, user_sp);
+        cpu_set_pc(t->cpu, t->mm->layout.int80_pad - 2); /* the engine adds 2 after the hook */
         break;
     case ENTRY_SYSCALL32:
-        cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
-        cpu_set_reg(t, t->is64 ? UC_X86_REG_RBP : UC_X86_REG_EBP, ev.args[5]);
-        cpu_set_reg(t, t->is64 ? UC_X86_REG_RCX : UC_X86_REG_ECX, (uint32_t)r[6]);
+        cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
+        cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RBP : UC_X86_REG_EBP, ev.args[5]);
+        cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RCX : UC_X86_REG_ECX, (uint32_t)r[6]);
         /* The engine adds the instruction's length after this hook. */
-        cpu_set_pc(t, t->layout.int80_pad - 2);
+        cpu_set_pc(t->cpu, t->mm->layout.int80_pad - 2);
         break;
     }
 }
@@ -129,9 +129,9 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
     if (pre) {
         memcpy(r, pre->r, sizeof(pre->r));
         if (have > 4)
-            cpu_regs(t, ids + 4, r + 4, have - 4);
+            cpu_regs(t->cpu, ids + 4, r + 4, have - 4);
     } else
-        cpu_regs(t, ids, r, have);
+        cpu_regs(t->cpu, ids, r, have);
     struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
     /* Today's kernels take the number as the low 32 bits, a signed int on
      * the 64-bit entry and zero-extended eax on the compat ones. */
@@ -147,11 +147,11 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
         if (e == ENTRY_SYSENTER32)
             user_sp = (uint32_t)r[6];
         else {
-            user_sp = (uint32_t)cpu_reg(t, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
+            user_sp = (uint32_t)cpu_reg(t->cpu, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
             ev.args[1] = (uint32_t)r[6];
         }
         uint32_t arg6;
-        if (!mm_read(&t->mm, user_sp, &arg6, 4)) {
+        if (!mm_read(t->mm, user_sp, &arg6, 4)) {
             /* Before the filter runs, as do_fast_syscall_32 does it. */
             result = -EFAULT_LINUX;
             ev.result = result;
@@ -168,7 +168,7 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
     struct seccomp_data_linux sd = {
         .nr = (int32_t)ev.nr,
         .arch = ia32 ? AUDIT_ARCH_I386_LINUX : AUDIT_ARCH_X86_64_LINUX,
-        .instruction_pointer = fast ? t->layout.int80_pad : pc + 2,
+        .instruction_pointer = fast ? t->mm->layout.int80_pad : pc + 2,
     };
     memcpy(sd.args, ev.args, sizeof(sd.args));
     struct verdict v = seccomp_check(t, e, &sd);
@@ -215,7 +215,7 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
     t->call_abi = abi;
     const struct syscall_desc *d = sys_lookup(abi, ev.nr);
     if (d && d->arity > 3 && have < 7) {
-        cpu_regs(t, ids + 4, r + 4, 3);
+        cpu_regs(t->cpu, ids + 4, r + 4, 3);
         for (int i = 3; i < 6; i++)
             ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
     }
@@ -233,7 +233,7 @@ finish:
 
 static void hook_syscall(uc_engine *uc, void *user)
 {
-    struct task *t = user;
+    struct task *t = cpu_task(user);
     (void)uc;
     uint64_t pc;
     if (t->is64) {
@@ -244,7 +244,7 @@ static void hook_syscall(uc_engine *uc, void *user)
                                     UC_X86_REG_RDX, UC_X86_REG_RIP, UC_X86_REG_CS,
                                     UC_X86_REG_EFLAGS };
         uint64_t v[7];
-        cpu_regs(t, ids, v, 7);
+        cpu_regs(t->cpu, ids, v, 7);
         pc = v[4];
         if ((v[5] & 0xffff) == SEL_USER_CS_LINUX) {
             struct prefetch pre = { .r = { v[0], v[1], v[2], v[3] }, .flags = v[6] };
@@ -252,11 +252,11 @@ static void hook_syscall(uc_engine *uc, void *user)
             return;
         }
     } else
-        pc = cpu_pc(t);
+        pc = cpu_pc(t->cpu);
     /* 32-bit code: the compat entry on AMD, #UD on Intel. */
     if (t->vendor == VENDOR_INTEL) {
         /* The engine adds 2 after the hook; the fault is at the syscall. */
-        cpu_set_pc(t, pc - 2);
+        cpu_set_pc(t->cpu, pc - 2);
         exception_raise(t, X86_TRAP_UD_LINUX, pc, 0);
         return;
     }
@@ -268,14 +268,14 @@ static void hook_syscall(uc_engine *uc, void *user)
 static bool int_n_at(struct task *t, uint64_t addr, uint32_t n)
 {
     uint8_t insn[2];
-    return mm_read(&t->mm, addr, insn, 2) && insn[0] == 0xcd && insn[1] == n;
+    return mm_read(t->mm, addr, insn, 2) && insn[0] == 0xcd && insn[1] == n;
 }
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
 {
-    struct task *t = user;
+    struct task *t = cpu_task(user);
     (void)uc;
-    uint64_t pc = cpu_pc(t);
+    uint64_t pc = cpu_pc(t->cpu);
     if (intno == 0x80) {
         trap_call(t, ENTRY_INT80, pc - 2, NULL);
         return;
@@ -287,7 +287,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     if (intno != 3 && intno != 4 && (int_n_at(t, pc - 2, intno) || int_n_at(t, pc, intno))) {
         /* The fault is at the int. */
         if (int_n_at(t, pc - 2, intno))
-            cpu_set_pc(t, pc - 2);
+            cpu_set_pc(t->cpu, pc - 2);
         exception_int_n(t, (uint8_t)intno);
         return;
     }
@@ -309,11 +309,11 @@ static uint64_t find_sysenter(struct task *t, uint64_t start)
      * it.  Capstone is for the rest: each cs_open pays its decoder's
      * set-up again, some 88,000 instructions (callgrind). */
     uint8_t op[2];
-    if (mm_read(&t->mm, start, op, 2) && op[0] == 0x0f && op[1] == 0x34)
+    if (mm_read(t->mm, start, op, 2) && op[0] == 0x0f && op[1] == 0x34)
         return start;
     uint8_t code[512];
-    size_t n = mm_valid_prefix(&t->mm, start, sizeof(code), PROT_EXEC_LINUX);
-    if (!n || !mm_read(&t->mm, start, code, n))
+    size_t n = mm_valid_prefix(t->mm, start, sizeof(code), PROT_EXEC_LINUX);
+    if (!n || !mm_read(t->mm, start, code, n))
         return start;
     csh cs;
     if (cs_open(CS_ARCH_X86, CS_MODE_32, &cs) != CS_ERR_OK)
@@ -344,11 +344,11 @@ static uint64_t find_sysenter(struct task *t, uint64_t start)
  * measured on an Intel host. */
 static void hook_sysenter(uc_engine *uc, void *user)
 {
-    struct task *t = user;
+    struct task *t = cpu_task(user);
     (void)uc;
-    uint64_t pc = find_sysenter(t, cpu_pc(t));
+    uint64_t pc = find_sysenter(t, cpu_pc(t->cpu));
     if (t->vendor == VENDOR_AMD) {
-        cpu_set_pc(t, pc - 2); /* the engine's skip lands back on it */
+        cpu_set_pc(t->cpu, pc - 2); /* the engine's skip lands back on it */
         exception_raise(t, X86_TRAP_UD_LINUX, pc, 0);
         return;
     }
@@ -357,23 +357,23 @@ static void hook_sysenter(uc_engine *uc, void *user)
 
 bool trap_sysenter_long(struct task *t, uint64_t pc)
 {
-    if (t->vendor != VENDOR_INTEL || !cpu_in_64bit_code(t))
+    if (t->vendor != VENDOR_INTEL || !cpu_in_64bit_code(t->cpu))
         return false;
     trap_call(t, ENTRY_SYSENTER32, pc, NULL);
     if (t->state == TASK_RUNNING) {
         /* sysretl returns in compat mode; reached from the engine's #UD,
          * so no skip follows as after the hook. */
-        cpu_set_reg(t, UC_X86_REG_CS, SEL_USER32_CS_LINUX);
-        cpu_set_pc(t, t->layout.int80_pad);
+        cpu_set_reg(t->cpu, UC_X86_REG_CS, SEL_USER32_CS_LINUX);
+        cpu_set_pc(t->cpu, t->mm->layout.int80_pad);
     }
     return true;
 }
 
 static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
-    struct task *t = user;
+    struct task *t = cpu_task(user);
     (void)uc, (void)size;
-    if ((cpu_reg(t, UC_X86_REG_CS) & 3) == 3) {
+    if ((cpu_reg(t->cpu, UC_X86_REG_CS) & 3) == 3) {
         fault_user_kernel_page(t, address);
         return;
     }
@@ -382,9 +382,9 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
 
 static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
-    struct task *t = user;
+    struct task *t = cpu_task(user);
     (void)uc, (void)size;
-    if (address == t->layout.int80_pad)
+    if (address == t->mm->layout.int80_pad)
         t->sig.sysenter_done = false; /* back in user mode after a fast call */
     vdso_time_hook(t, address);
 }
@@ -392,7 +392,7 @@ static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user
 static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                             int64_t value, void *user)
 {
-    struct task *t = user;
+    struct task *t = cpu_task(user);
     (void)uc, (void)size, (void)value;
     bool unmapped = type == UC_MEM_READ_UNMAPPED || type == UC_MEM_WRITE_UNMAPPED ||
                     type == UC_MEM_FETCH_UNMAPPED;
@@ -405,27 +405,27 @@ static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, i
     return false;
 }
 
-err_t trap_install(struct task *t)
+err_t trap_install(struct cpu *c)
 {
     uc_hook h;
     err_t e;
-    if ((e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, t, 1, 0,
+    if ((e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_INSN, (void *)hook_syscall, c, 1, 0,
                                 UC_X86_INS_SYSCALL))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INTR, (void *)hook_intr, t, 1, 0))) ||
+        (e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_INTR, (void *)hook_intr, c, 1, 0))) ||
         /* 64-bit guests too: from their compat code Unicorn would transfer
          * to an unset SYSENTER_EIP. */
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, t, 1, 0,
+        (e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_INSN, (void *)hook_sysenter, c, 1, 0,
                                 UC_X86_INS_SYSENTER))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, t,
-                                t->layout.kpage, t->layout.kpage + 0xfff))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, t, 1,
+        (e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)hook_kernel_page, c,
+                                c->mm->layout.kpage, c->mm->layout.kpage + 0xfff))) ||
+        (e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_MEM_INVALID, (void *)hook_bad_access, c, 1,
                                 0))) ||
-        (e = port_io_install(t)))
+        (e = port_io_install(c)))
         return e;
     /* Only the vDSO's text, so ordinary code runs without a code hook. */
-    if (t->layout.vdso_code_end &&
-        (e = UC_TRY(uc_hook_add(t->uc, &h, UC_HOOK_CODE, (void *)hook_vdso, t, t->layout.vdso_code,
-                                t->layout.vdso_code_end - 1))))
+    if (c->mm->layout.vdso_code_end &&
+        (e = UC_TRY(uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)hook_vdso, c, c->mm->layout.vdso_code,
+                                c->mm->layout.vdso_code_end - 1))))
         return e;
     return OK;
 }

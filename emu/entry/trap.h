@@ -7,7 +7,8 @@
 #include "emu/status.h"
 #include "emu/kernel/task.h"
 
-err_t trap_install(struct task *t);
+/* The hooks of the trap path on an engine (each new engine: exec, fork). */
+err_t trap_install(struct cpu *c);
 
 /* `sysenter` in 64-bit code, which Unicorn's CPU model refuses (#UD) and
  * an Intel CPU takes into Linux's compat entry: the 32-bit call is made

@@ -14,34 +14,34 @@ err_t vdso_map(struct task *t)
     struct vdso_image img;
     vdso_build(&img, t->is64, t->vendor == VENDOR_INTEL);
     /* Top of the mmap area, where Linux puts it first. */
-    uint64_t at = mm_find_free(&t->mm, VDSO_SIZE, t->mm.mmap_base);
+    uint64_t at = mm_find_free(t->mm, VDSO_SIZE, t->mm->mmap_base);
     if (!at)
         return err_new("no room for the vDSO");
     uint8_t *host;
-    err_t e = mm_map_fixed(&t->mm, at, VDSO_SIZE, PROT_READ_LINUX | PROT_EXEC_LINUX, "[vdso]",
+    err_t e = mm_map_fixed(t->mm, at, VDSO_SIZE, PROT_READ_LINUX | PROT_EXEC_LINUX, "[vdso]",
                            &host);
     if (e)
         return e;
     memcpy(host, img.bytes, VDSO_SIZE);
-    t->layout.vdso = at;
+    t->mm->layout.vdso = at;
     if (t->is64) {
         /* Where Linux returns a 64-bit task's compat sysenter (Intel):
          * this vDSO's base plus the 32-bit image's landing pad, cut to 32
          * bits by sysretl; a page nothing is mapped at, as a rule. */
         struct vdso_image img32;
         vdso_build(&img32, false, true);
-        t->layout.int80_pad = (uint32_t)(at + img32.int80_pad);
+        t->mm->layout.int80_pad = (uint32_t)(at + img32.int80_pad);
     } else {
-        t->layout.vsyscall = at + img.vsyscall;
-        t->layout.int80_pad = at + img.int80_pad;
-        t->layout.vdso_sigreturn = at + img.sigreturn;
-        t->layout.vdso_rt_sigreturn = at + img.rt_sigreturn;
+        t->mm->layout.vsyscall = at + img.vsyscall;
+        t->mm->layout.int80_pad = at + img.int80_pad;
+        t->mm->layout.vdso_sigreturn = at + img.sigreturn;
+        t->mm->layout.vdso_rt_sigreturn = at + img.rt_sigreturn;
     }
-    t->layout.vdso_code = at + VDSO_TEXT;
-    t->layout.vdso_code_end = at + VDSO_SIZE;
+    t->mm->layout.vdso_code = at + VDSO_TEXT;
+    t->mm->layout.vdso_code_end = at + VDSO_SIZE;
     for (int i = 0; i < VDSO_NFN; i++) {
-        t->layout.vdso_fn[i] = img.fn[i] ? at + img.fn[i] : 0;
-        t->layout.vdso_fn_done[i] = img.fn_done[i] ? at + img.fn_done[i] : 0;
+        t->mm->layout.vdso_fn[i] = img.fn[i] ? at + img.fn[i] : 0;
+        t->mm->layout.vdso_fn_done[i] = img.fn_done[i] ? at + img.fn_done[i] : 0;
     }
     return OK;
 }
@@ -50,9 +50,9 @@ err_t vdso_map(struct task *t)
 static uint64_t arg(struct task *t, int i)
 {
     if (t->is64)
-        return cpu_reg(t, i == 0 ? UC_X86_REG_RDI : UC_X86_REG_RSI);
-    uint32_t sp = (uint32_t)cpu_reg(t, UC_X86_REG_ESP), v = 0;
-    mm_read(&t->mm, sp + 4 + 4 * (uint32_t)i, &v, 4); /* the caller's frame */
+        return cpu_reg(t->cpu, i == 0 ? UC_X86_REG_RDI : UC_X86_REG_RSI);
+    uint32_t sp = (uint32_t)cpu_reg(t->cpu, UC_X86_REG_ESP), v = 0;
+    mm_read(t->mm, sp + 4 + 4 * (uint32_t)i, &v, 4); /* the caller's frame */
     return v;
 }
 
@@ -82,18 +82,18 @@ static bool vdso_clock(int clk)
 
 static void finish(struct task *t, enum vdso_fn fn, int64_t result)
 {
-    cpu_set_reg(t, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX,
+    cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX,
                 t->is64 ? (uint64_t)result : (uint32_t)result);
-    cpu_set_pc(t, t->layout.vdso_fn_done[fn]);
+    cpu_set_pc(t->cpu, t->mm->layout.vdso_fn_done[fn]);
 }
 
 /* The kernel's vDSO stores straight into user memory: a bad pointer is a
  * fault in user mode, SIGSEGV, not -EFAULT. */
 static bool store(struct task *t, uint64_t addr, const void *v, size_t n)
 {
-    if (mm_write(&t->mm, addr, v, n))
+    if (mm_write(t->mm, addr, v, n))
         return true;
-    exception_page_fault(t, addr, mm_find(&t->mm, addr) != NULL, ACCESS_READ, NULL);
+    exception_page_fault(t, addr, mm_find(t->mm, addr) != NULL, ACCESS_READ, NULL);
     return false;
 }
 
@@ -101,7 +101,7 @@ void vdso_time_hook(struct task *t, uint64_t pc)
 {
     int fn = -1;
     for (int i = 0; i < VDSO_NFN; i++)
-        if (t->layout.vdso_fn[i] == pc)
+        if (t->mm->layout.vdso_fn[i] == pc)
             fn = i;
     if (fn < 0)
         return;

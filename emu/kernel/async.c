@@ -107,8 +107,8 @@ static void post(int sig)
  * running engine, and a stop that misses is re-kicked in a millisecond. */
 static void kick(void)
 {
-    if (async_state.t && async_state.t->uc)
-        (void)uc_ctl_stop_async(async_state.t->uc);
+    if (async_state.t && async_state.t->cpu->uc)
+        (void)uc_ctl_stop_async(async_state.t->cpu->uc);
 }
 
 /* Host handler: record, wake both threads; the timer thread stops the
@@ -343,7 +343,7 @@ void async_take(struct task *t)
         drain(async_state.wake[0]);
     uint64_t soft = atomic_exchange(&async_state.cpu_soft_now, 0);
     if (soft)
-        t->rlim[RLIMIT_CPU_LINUX].cur = MIN(soft, t->rlim[RLIMIT_CPU_LINUX].max);
+        t->group->rlim[RLIMIT_CPU_LINUX].cur = MIN(soft, t->group->rlim[RLIMIT_CPU_LINUX].max);
     int k = atomic_exchange(&async_state.kill, KILL_NONE);
     if (k == KILL_CPU_HARD) {
         task_kill(t, SIGKILL_LINUX, g_strdup(async_state.cpu_hard_reason));

@@ -1,14 +1,123 @@
 #include "emu/kernel/fdtable.h"
 
 #include <fcntl.h>
+#include <glib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "abi/linux.h"
 
+/* Every live table: a granted host descriptor is closed when the guest's
+ * last name for it goes, in whichever table that was. */
+static GPtrArray *all_tables;
+
+struct file *file_new(const struct file_ops *ops, unsigned flags, void *priv)
+{
+    struct file *f = g_new0(struct file, 1);
+    f->refs = 1;
+    f->ops = ops;
+    f->flags = flags;
+    f->priv = priv;
+    return f;
+}
+
+struct file *file_get(struct file *f)
+{
+    f->refs++;
+    return f;
+}
+
+void file_put(struct file *f)
+{
+    if (!f || --f->refs > 0)
+        return;
+    if (f->ops->release)
+        f->ops->release(f);
+    g_free(f);
+}
+
+struct fdtable *fdtable_new(void)
+{
+    struct fdtable *ft = g_new0(struct fdtable, 1);
+    ft->refs = 1;
+    if (!all_tables)
+        all_tables = g_ptr_array_new();
+    g_ptr_array_add(all_tables, ft);
+    return ft;
+}
+
+struct fdtable *fdtable_ref(struct fdtable *ft)
+{
+    ft->refs++;
+    return ft;
+}
+
+struct gfd gfd_dup(const struct gfd *g)
+{
+    struct gfd copy = *g;
+    if (copy.kind == GFD_FILE)
+        file_get(copy.file);
+    return copy;
+}
+
+static bool host_named_anywhere(int host)
+{
+    for (guint k = 0; k < all_tables->len; k++) {
+        const struct fdtable *ft = all_tables->pdata[k];
+        for (int i = 0; i < FD_MAX_GUEST; i++)
+            if (ft->fd[i].kind == GFD_HOST && ft->fd[i].host == host)
+                return true;
+    }
+    return false;
+}
+
+/* What a name held goes with it. */
+static void gfd_release(struct gfd was)
+{
+    if (was.kind == GFD_FILE) {
+        file_put(was.file);
+        return;
+    }
+    /* The guest's last name for a granted endpoint closes it, so a peer
+     * sees end-of-file when it would natively.  seccomp-emu's own 0-2 stay
+     * open: its diagnostics go there. */
+    if (was.kind != GFD_HOST || was.host <= 2 || host_named_anywhere(was.host))
+        return;
+    close(was.host);
+}
+
+void fdtable_unref(struct fdtable *ft)
+{
+    if (!ft || --ft->refs > 0)
+        return;
+    g_ptr_array_remove_fast(all_tables, ft);
+    for (int i = 0; i < FD_MAX_GUEST; i++) {
+        struct gfd was = ft->fd[i];
+        ft->fd[i] = (struct gfd){ .kind = GFD_NONE };
+        gfd_release(was);
+    }
+    g_free(ft);
+}
+
+struct fdtable *fdtable_copy(const struct fdtable *src)
+{
+    struct fdtable *ft = fdtable_new();
+    for (int i = 0; i < FD_MAX_GUEST; i++)
+        if (src->fd[i].kind != GFD_NONE)
+            ft->fd[i] = gfd_dup(&src->fd[i]);
+    return ft;
+}
+
+void fdtable_close_on_exec(struct fdtable *ft)
+{
+    for (int i = 0; i < FD_MAX_GUEST; i++)
+        if (ft->fd[i].kind != GFD_NONE && ft->fd[i].cloexec)
+            fdtable_close(ft, i);
+}
+
 void fdtable_init_std(struct fdtable *ft)
 {
-    memset(ft, 0, sizeof(*ft));
+    memset(ft->fd, 0, sizeof(ft->fd));
     for (int i = 0; i < 3; i++) {
         /* A descriptor the emulator was started without is closed for the
          * guest too, as it would be for a native child. */
@@ -32,6 +141,11 @@ int fdtable_alloc(struct fdtable *ft)
     return -EMFILE_LINUX;
 }
 
+void fdtable_install(struct fdtable *ft, int fd, struct gfd g)
+{
+    ft->fd[fd] = g;
+}
+
 int fdtable_close(struct fdtable *ft, int64_t fd)
 {
     struct gfd *g = fdtable_get(ft, fd);
@@ -39,14 +153,6 @@ int fdtable_close(struct fdtable *ft, int64_t fd)
         return -EBADF_LINUX;
     struct gfd was = *g;
     *g = (struct gfd){ .kind = GFD_NONE };
-    /* The guest's last name for a granted endpoint closes it, so a peer
-     * sees end-of-file when it would natively.  seccomp-emu's own 0-2 stay
-     * open: its diagnostics go there. */
-    if (was.kind != GFD_HOST || was.host <= 2)
-        return 0;
-    for (int i = 0; i < FD_MAX_GUEST; i++)
-        if (ft->fd[i].kind == GFD_HOST && ft->fd[i].host == was.host)
-            return 0;
-    close(was.host);
+    gfd_release(was);
     return 0;
 }

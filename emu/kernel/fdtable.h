@@ -1,6 +1,8 @@
-/* Guest descriptors.  Each names either a host descriptor the user granted
- * or a file emulated inside seccomp-emu (the seed's /proc/self/seccomp).
- * Nothing else exists for the guest: it cannot open host files. */
+/* Guest descriptors.  Each names a host descriptor the user granted, a
+ * file emulated inside seccomp-emu (/proc/self/status, /dev/null, the
+ * seed's /proc/self/seccomp), or an object of the emulated kernel that
+ * guest tasks share (a pipe end, an eventfd: struct file).  Nothing else
+ * exists for the guest: it cannot open host files. */
 #ifndef EMU_FDTABLE_H
 #define EMU_FDTABLE_H
 
@@ -9,25 +11,84 @@
 
 #define FD_MAX_GUEST 1024 /* RLIMIT_NOFILE's usual soft limit */
 
+struct task;
+struct waitq;
+struct kstat;
+
 enum gfd_kind {
     GFD_NONE,
     GFD_HOST,
     GFD_PROC_SECCOMP,
     GFD_SECCOMP_LISTENER, /* SECCOMP_FILTER_FLAG_NEW_LISTENER's descriptor */
     GFD_VIRTUAL,          /* a read-only emulated file (/proc/self/status, /dev/zero) */
+    GFD_FILE,             /* an emulated kernel object: struct file */
 };
+
+struct file;
+
+/* A guest buffer, or one segment of a readv/writev vector. */
+struct guest_iovec {
+    uint64_t base, len;
+};
+
+/* What an emulated kernel object does.  Results are Linux's: a count or
+ * a negative errno_LINUX; a call that would block waits itself (through
+ * emu/kernel/wait.h), unless the file is O_NONBLOCK.  read and write take
+ * the guest's buffers as a vector (one segment for read(2)), already
+ * clamped to MAX_RW_COUNT. */
+struct file_ops {
+    const char *name; /* for diagnostics and traces: "pipe", "eventfd" */
+    int64_t (*read)(struct task *t, struct file *f, const struct guest_iovec *iov, int n);
+    int64_t (*write)(struct task *t, struct file *f, const struct guest_iovec *iov, int n);
+    /* Readiness, for the poll family: the POLL*_LINUX events that hold
+     * now, and the queue that is woken whenever they may have changed
+     * (a waiter sits on it, then asks poll() again). */
+    unsigned (*poll)(struct file *f);
+    struct waitq *(*waitq)(struct file *f);
+    /* fstat's st_mode and st_ino (a pipe is S_IFIFO, an eventfd an
+     * anonymous inode). */
+    void (*stat)(struct file *f, uint32_t *mode, uint64_t *ino);
+    /* The last descriptor for this open file is gone. */
+    void (*release)(struct file *f);
+};
+
+/* An open file description of the emulated kernel, shared by dup() and
+ * fork(); freed with its last descriptor. */
+struct file {
+    unsigned refs;
+    const struct file_ops *ops;
+    unsigned flags; /* O_ACCMODE and O_NONBLOCK, as F_GETFL shows them */
+    void *priv;
+};
+
+struct file *file_new(const struct file_ops *ops, unsigned flags, void *priv);
+struct file *file_get(struct file *f);
+void file_put(struct file *f);
 
 struct gfd {
     enum gfd_kind kind;
     int host;     /* GFD_HOST */
     uint64_t pos; /* GFD_PROC_SECCOMP, GFD_VIRTUAL */
     int vfile;    /* GFD_VIRTUAL: enum vfile_id (emu/kernel/vfile.h) */
+    struct file *file; /* GFD_FILE */
     bool cloexec;
 };
 
+/* A descriptor table (files_struct), shared by the tasks cloned with
+ * CLONE_FILES. */
 struct fdtable {
+    unsigned refs;
     struct gfd fd[FD_MAX_GUEST];
 };
+
+struct fdtable *fdtable_new(void);
+struct fdtable *fdtable_ref(struct fdtable *ft);
+/* The last reference closes every descriptor. */
+void fdtable_unref(struct fdtable *ft);
+/* fork() without CLONE_FILES: every descriptor names the same thing. */
+struct fdtable *fdtable_copy(const struct fdtable *ft);
+/* execve(): the descriptors marked close-on-exec go. */
+void fdtable_close_on_exec(struct fdtable *ft);
 
 /* Guest fds 0-2 are the emulator's own, where those are open. */
 void fdtable_init_std(struct fdtable *ft);
@@ -35,6 +96,12 @@ void fdtable_init_std(struct fdtable *ft);
 struct gfd *fdtable_get(struct fdtable *ft, int64_t fd);
 /* Lowest free guest descriptor, or -EMFILE. */
 int fdtable_alloc(struct fdtable *ft);
+/* Put `g` at `fd` (free), taking over the caller's reference to what it
+ * names. */
+void fdtable_install(struct fdtable *ft, int fd, struct gfd g);
+/* A second name for what `g` names (dup): the copy holds its own
+ * reference. */
+struct gfd gfd_dup(const struct gfd *g);
 int fdtable_close(struct fdtable *ft, int64_t fd);
 
 #endif

@@ -79,7 +79,7 @@ static err_t parse_seconds(const char *opt, const char *s, int64_t *ns)
 
 static bool in_kernel_page(struct task *t, uint64_t pc)
 {
-    return pc >= t->layout.kpage && pc < t->layout.kpage + 0x1000;
+    return pc >= t->mm->layout.kpage && pc < t->mm->layout.kpage + 0x1000;
 }
 
 static void kill_over_budget(struct task *t)
@@ -89,7 +89,7 @@ static void kill_over_budget(struct task *t)
 
 static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
-    struct task *t = user;
+    struct task *t = cpu_task(user);
     (void)uc, (void)size;
     if (in_kernel_page(t, pc))
         return;
@@ -109,7 +109,7 @@ err_t limits_before_run(struct task *t)
     int64_t budget = 0;
     int hit = 0;
     err_t e;
-    if ((e = UC_TRY(uc_ctl_get_insn_budget(t->uc, &budget, &hit))))
+    if ((e = UC_TRY(uc_ctl_get_insn_budget(t->cpu->uc, &budget, &hit))))
         return e;
     limits_state.left = budget + FINAL_STRETCH;
     if (!hit)
@@ -120,9 +120,9 @@ err_t limits_before_run(struct task *t)
     /* The budget never runs out again; the translations made without the
      * per-instruction hook are dropped, so that the hook is in every block
      * run from here. */
-    if ((e = UC_TRY(uc_ctl_set_insn_budget(t->uc, INT64_MAX, 0, t->layout.kpage - 1))) ||
-        (e = UC_TRY(uc_hook_add(t->uc, &limits_state.insn_hook, UC_HOOK_CODE, (void *)on_insn, t, 1, 0))) ||
-        (e = UC_TRY(uc_ctl_flush_tb(t->uc))))
+    if ((e = UC_TRY(uc_ctl_set_insn_budget(t->cpu->uc, INT64_MAX, 0, t->mm->layout.kpage - 1))) ||
+        (e = UC_TRY(uc_hook_add(t->cpu->uc, &limits_state.insn_hook, UC_HOOK_CODE, (void *)on_insn, t->cpu, 1, 0))) ||
+        (e = UC_TRY(uc_ctl_flush_tb(t->cpu->uc))))
         return e;
     return OK;
 }
@@ -138,7 +138,7 @@ static err_t setup_insn_budget(struct task *t, uint64_t n)
      * (docs/performance.md); seccomp-emu's own stubs on the kernel
      * page are not the guest's and do not count.  A budget already below
      * the final stretch stops the engine before its first block. */
-    return UC_TRY(uc_ctl_set_insn_budget(t->uc, limits_state.left - FINAL_STRETCH, 0, t->layout.kpage - 1));
+    return UC_TRY(uc_ctl_set_insn_budget(t->cpu->uc, limits_state.left - FINAL_STRETCH, 0, t->mm->layout.kpage - 1));
 }
 
 /* ---- rlimits ---- */
@@ -147,14 +147,14 @@ void limits_rlimit_changed(struct task *t, unsigned resource)
 {
     switch (resource) {
     case RLIMIT_CPU_LINUX:
-        async_set_cpu_limit(t->rlim[RLIMIT_CPU_LINUX].cur, t->rlim[RLIMIT_CPU_LINUX].max);
+        async_set_cpu_limit(t->group->rlim[RLIMIT_CPU_LINUX].cur, t->group->rlim[RLIMIT_CPU_LINUX].max);
         break;
     case RLIMIT_AS_LINUX:
-        t->mm.max_mapped =
-            t->rlim[RLIMIT_AS_LINUX].cur == RLIM_INFINITY_LINUX ? 0 : t->rlim[RLIMIT_AS_LINUX].cur;
+        t->mm->max_mapped =
+            t->group->rlim[RLIMIT_AS_LINUX].cur == RLIM_INFINITY_LINUX ? 0 : t->group->rlim[RLIMIT_AS_LINUX].cur;
         break;
     case RLIMIT_DATA_LINUX:
-        mm_set_data_limit(&t->mm, t->rlim[RLIMIT_DATA_LINUX].cur, t->rlim[RLIMIT_DATA_LINUX].max);
+        mm_set_data_limit(t->mm, t->group->rlim[RLIMIT_DATA_LINUX].cur, t->group->rlim[RLIMIT_DATA_LINUX].max);
         break;
     default:
         break;
@@ -163,8 +163,8 @@ void limits_rlimit_changed(struct task *t, unsigned resource)
 
 static void set_rlimit(struct task *t, unsigned res, uint64_t cur, uint64_t max)
 {
-    t->rlim[res].cur = cur;
-    t->rlim[res].max = max;
+    t->group->rlim[res].cur = cur;
+    t->group->rlim[res].max = max;
     limits_rlimit_changed(t, res);
 }
 
@@ -255,11 +255,17 @@ err_t limits_setup(struct task *t)
     return OK;
 }
 
+err_t limits_charge_engine(struct cpu *c)
+{
+    (void)c;
+    return OK;
+}
+
 /* ---- output ---- */
 
 uint64_t limits_output_left(struct task *t)
 {
-    uint64_t lim = t->rlim[RLIMIT_FSIZE_LINUX].cur;
+    uint64_t lim = t->group->rlim[RLIMIT_FSIZE_LINUX].cur;
     if (lim == RLIM_INFINITY_LINUX)
         return UINT64_MAX;
     return lim > limits_state.written ? lim - limits_state.written : 0;

@@ -30,6 +30,12 @@ void limits_rlimit_changed(struct task *t, unsigned resource);
  * single instructions for the last stretch of --max-insns. */
 err_t limits_before_run(struct task *t);
 
+/* --host-memory's accounting (issue 33) charges here what a new engine
+ * and its copied address space cost the host; an error refuses the
+ * clone (EAGAIN/ENOMEM).  Nothing is charged yet. */
+struct cpu;
+err_t limits_charge_engine(struct cpu *c);
+
 /* Output: bytes the guest may still write (UINT64_MAX: no limit). */
 uint64_t limits_output_left(struct task *t);
 /* How much of a write of `count` bytes may go out; -1 when nothing may:

@@ -109,7 +109,8 @@ static void enter_strict(struct task *t, enum strict_via via)
 {
     int from = t->mode;
     t->mode = MODE_STRICT;
-    cpu_disable_tsc(t);
+    t->tsc_off = true;
+    cpu_disable_tsc(t->cpu);
     observe_mode(t, &(struct mode_event){ .from = from, .to = MODE_STRICT, .via = via });
 }
 
@@ -124,8 +125,23 @@ static bool may_assign_mode(const struct task *t, enum seccomp_mode mode)
 static void filter_free(gpointer p)
 {
     struct seccomp_filter *f = p;
+    if (--f->refs > 0)
+        return;
     g_free(f->prog);
     g_free(f);
+}
+
+GPtrArray *seccomp_filters_copy(const GPtrArray *filters)
+{
+    if (!filters)
+        return NULL;
+    GPtrArray *copy = g_ptr_array_new_with_free_func(filter_free);
+    for (guint i = 0; i < filters->len; i++) {
+        struct seccomp_filter *f = filters->pdata[i];
+        f->refs++;
+        g_ptr_array_add(copy, f);
+    }
+    return copy;
 }
 
 /* seccomp_attach_filter() with the checks of seccomp_set_mode_filter()
@@ -153,6 +169,7 @@ static int attach_filter(struct task *t, const struct sock_filter_linux *prog, s
         t->filter_rets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     }
     struct seccomp_filter *f = g_new0(struct seccomp_filter, 1);
+    f->refs = 1;
     f->prog = g_memdup2(prog, len * sizeof(*prog));
     f->len = len;
     f->ebpf_len = ebpf_len;
@@ -195,13 +212,13 @@ static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
     uint64_t ufilter;
     if (compat) {
         struct sock_fprog32_linux f32;
-        if (!mm_read(&t->mm, (uint32_t)uprog, &f32, sizeof(f32)))
+        if (!mm_read(t->mm, (uint32_t)uprog, &f32, sizeof(f32)))
             return -EFAULT_LINUX;
         len = GUINT16_FROM_LE(f32.len);
         ufilter = GUINT32_FROM_LE(f32.filter);
     } else {
         struct sock_fprog64_linux f64;
-        if (!mm_read(&t->mm, uprog, &f64, sizeof(f64)))
+        if (!mm_read(t->mm, uprog, &f64, sizeof(f64)))
             return -EFAULT_LINUX;
         len = GUINT16_FROM_LE(f64.len);
         ufilter = GUINT64_FROM_LE(f64.filter);
@@ -213,7 +230,7 @@ static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
     if (ufilter == 0)
         return -EINVAL_LINUX;
     g_autofree struct sock_filter_linux *prog = g_new(struct sock_filter_linux, len);
-    if (!mm_read(&t->mm, ufilter, prog, len * sizeof(*prog)))
+    if (!mm_read(t->mm, ufilter, prog, len * sizeof(*prog)))
         return -EFAULT_LINUX;
     for (size_t i = 0; i < len; i++) {
         prog[i].code = GUINT16_FROM_LE(prog[i].code);
@@ -224,15 +241,15 @@ static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
     if (listener) {
         /* The listener descriptor is taken before the filter is attached
          * and given back if attaching fails. */
-        fd = fdtable_alloc(&t->fds);
+        fd = fdtable_alloc(t->fds);
         if (fd < 0)
             return fd;
-        t->fds.fd[fd] = (struct gfd){ .kind = GFD_SECCOMP_LISTENER, .cloexec = true };
+        t->fds->fd[fd] = (struct gfd){ .kind = GFD_SECCOMP_LISTENER, .cloexec = true };
     }
     int r = attach_filter(t, prog, len, flags, via);
     if (listener) {
         if (r) {
-            fdtable_close(&t->fds, fd);
+            fdtable_close(t->fds, fd);
             return r;
         }
         return fd;
@@ -244,7 +261,7 @@ static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
 static int64_t get_action_avail(struct task *t, uint64_t uaction)
 {
     uint32_t action;
-    if (!mm_read(&t->mm, uaction, &action, sizeof(action)))
+    if (!mm_read(t->mm, uaction, &action, sizeof(action)))
         return -EFAULT_LINUX;
     return seccomp_action_name(GUINT32_FROM_LE(action)) ? 0 : -EOPNOTSUPP_LINUX;
 }
@@ -257,7 +274,7 @@ static int64_t get_notif_sizes(struct task *t, uint64_t usizes)
         .seccomp_notif_resp = GUINT16_TO_LE(SECCOMP_NOTIF_RESP_SIZE_LINUX),
         .seccomp_data = GUINT16_TO_LE(sizeof(struct seccomp_data_linux)),
     };
-    if (!mm_write(&t->mm, usizes, &sizes, sizeof(sizes)))
+    if (!mm_write(t->mm, usizes, &sizes, sizeof(sizes)))
         return -EFAULT_LINUX;
     return 0;
 }
@@ -346,7 +363,7 @@ int64_t seccomp_proc_read(struct task *t, uint64_t *pos, uint64_t buf, uint64_t 
         return 0;
     if (count > len - *pos)
         count = len - *pos;
-    if (!mm_write(&t->mm, buf, text + *pos, count))
+    if (!mm_write(t->mm, buf, text + *pos, count))
         return -EFAULT_LINUX;
     *pos += count;
     return (int64_t)count;
@@ -394,7 +411,7 @@ int64_t seccomp_proc_write(struct task *t, uint64_t buf, uint64_t count)
         return -EPERM_LINUX; /* settable only once */
     char local[20] = { 0 };
     size_t n = MIN(count, sizeof(local) - 1);
-    if (!mm_read(&t->mm, buf, local, n))
+    if (!mm_read(t->mm, buf, local, n))
         return -EFAULT_LINUX;
     unsigned long mode;
     size_t used = seccomp_proc_parse(local, n, &mode);

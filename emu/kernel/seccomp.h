@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "abi/abi.h"
 
 #include "abi/seccomp_linux.h"
@@ -46,6 +48,10 @@ size_t seccomp_rank(const uint32_t *rets, size_t n);
 uint32_t seccomp_action_of(uint32_t ret);
 /* "ALLOW", "ERRNO", ...; NULL for an unknown action. */
 const char *seccomp_action_name(uint32_t action);
+
+/* A task's own array of the same filters (clone, fork): each filter is
+ * shared, counted. */
+GPtrArray *seccomp_filters_copy(const GPtrArray *filters);
 
 /* Turn strict mode on: one way, and the time-stamp counter goes off. */
 void seccomp_enter_strict(struct task *t);

@@ -64,18 +64,19 @@ void signal_read_inherited(void)
 err_t signal_setup(struct task *t)
 {
     struct sigstate *s = &t->sig;
+    GArray *queue = s->pending.queue;
     memset(s, 0, sizeof(*s));
+    s->pending.queue = queue;
     for (int sig = 1; sig <= NSIG_LINUX_ALL; sig++)
         if (inherited.ignored & SIGMASK_LINUX(sig))
-            s->action[sig].handler = SIG_IGN_LINUX;
+            t->sighand->action[sig].handler = SIG_IGN_LINUX;
     s->blocked = inherited.blocked;
-    s->queue = g_array_new(FALSE, FALSE, sizeof(struct ksiginfo));
     /* No alternate stack: size 0; the flags a frame records are 0 until
      * sigaltstack(2) sets them. */
     s->ss_flags = 0;
     /* Unicorn starts the FPU zeroed (FCW 0: all exceptions unmasked,
      * single precision); Linux starts every program from fpstate_init. */
-    uctx_fpu_reset(t);
+    uctx_fpu_reset(t->cpu);
     return OK;
 }
 
@@ -85,9 +86,15 @@ static bool handler_ignored(const struct ksigaction *ka, int sig)
            (ka->handler == SIG_DFL_LINUX && (IGNORE_MASK & SIGMASK_LINUX(sig)));
 }
 
-uint64_t signal_pending_set(const struct sigstate *s)
+uint64_t signal_pending_set(const struct task *t)
 {
-    return s->pending[0] | s->pending[1];
+    return t->sig.pending.set | t->group->shared_pending.set;
+}
+
+/* The thread's own pending set, or its process's. */
+static struct sigpending *pending_of(struct task *t, bool shared)
+{
+    return shared ? &t->group->shared_pending : &t->sig.pending;
 }
 
 /* The next signal of one pending set next_signal() would take:
@@ -104,25 +111,24 @@ static int next_signal(uint64_t pending, uint64_t blocked)
 
 bool signal_deliverable(struct task *t)
 {
-    struct sigstate *s = &t->sig;
-    uint64_t x = signal_pending_set(s) & ~s->blocked;
+    uint64_t x = signal_pending_set(t) & ~t->sig.blocked;
     for (int sig = 1; x; sig++, x >>= 1)
-        if ((x & 1) && !handler_ignored(&s->action[sig], sig))
+        if ((x & 1) && !handler_ignored(&t->sighand->action[sig], sig))
             return true;
     return false;
 }
 
 /* collect_signal(): the first queued instance of `sig` in one set. */
-static void collect(struct sigstate *s, int sig, bool shared, struct ksiginfo *info)
+static void collect(struct sigpending *p, int sig, bool shared, struct ksiginfo *info)
 {
     bool found = false, more = false;
-    for (guint i = 0; i < s->queue->len; i++) {
-        struct ksiginfo *q = &g_array_index(s->queue, struct ksiginfo, i);
-        if (q->signo != sig || q->shared != shared)
+    for (guint i = 0; i < p->queue->len; i++) {
+        struct ksiginfo *q = &g_array_index(p->queue, struct ksiginfo, i);
+        if (q->signo != sig)
             continue;
         if (!found) {
             *info = *q;
-            g_array_remove_index(s->queue, i);
+            g_array_remove_index(p->queue, i);
             found = true;
             i--;
         } else {
@@ -133,62 +139,65 @@ static void collect(struct sigstate *s, int sig, bool shared, struct ksiginfo *i
     if (!found)
         *info = (struct ksiginfo){ .signo = sig, .code = SI_KERNEL_LINUX, .shared = shared };
     if (!more)
-        s->pending[shared] &= ~SIGMASK_LINUX(sig);
+        p->set &= ~SIGMASK_LINUX(sig);
 }
 
 int signal_dequeue(struct task *t, uint64_t allowed, struct ksiginfo *info)
 {
-    struct sigstate *s = &t->sig;
+    struct sigpending *own = &t->sig.pending, *shared = &t->group->shared_pending;
     uint64_t blocked = ~allowed;
     /* dequeue_synchronous_signal(): the first fault the thread queued */
-    if (s->pending[0] & allowed & SYNCHRONOUS_MASK) {
-        for (guint i = 0; i < s->queue->len; i++) {
-            const struct ksiginfo *q = &g_array_index(s->queue, struct ksiginfo, i);
-            if (!q->shared && q->code > SI_USER_LINUX && (SIGMASK_LINUX(q->signo) & allowed) &&
+    if (own->set & allowed & SYNCHRONOUS_MASK) {
+        for (guint i = 0; i < own->queue->len; i++) {
+            const struct ksiginfo *q = &g_array_index(own->queue, struct ksiginfo, i);
+            if (q->code > SI_USER_LINUX && (SIGMASK_LINUX(q->signo) & allowed) &&
                 (SIGMASK_LINUX(q->signo) & SYNCHRONOUS_MASK)) {
                 int sig = q->signo;
-                collect(s, sig, false, info);
+                collect(own, sig, false, info);
                 return sig;
             }
         }
     }
-    int sig = next_signal(s->pending[0], blocked);
+    int sig = next_signal(own->set, blocked);
     if (sig) {
-        collect(s, sig, false, info);
+        collect(own, sig, false, info);
         return sig;
     }
-    sig = next_signal(s->pending[1], blocked);
+    sig = next_signal(shared->set, blocked);
     if (sig)
-        collect(s, sig, true, info);
+        collect(shared, sig, true, info);
     return sig;
+}
+
+static void flush_from(struct sigpending *p, int sig)
+{
+    for (guint i = p->queue->len; i-- > 0;)
+        if (g_array_index(p->queue, struct ksiginfo, i).signo == sig)
+            g_array_remove_index(p->queue, i);
+    p->set &= ~SIGMASK_LINUX(sig);
 }
 
 void signal_flush(struct task *t, int sig)
 {
-    struct sigstate *s = &t->sig;
-    for (guint i = s->queue->len; i-- > 0;)
-        if (g_array_index(s->queue, struct ksiginfo, i).signo == sig)
-            g_array_remove_index(s->queue, i);
-    s->pending[0] &= ~SIGMASK_LINUX(sig);
-    s->pending[1] &= ~SIGMASK_LINUX(sig);
+    flush_from(&t->sig.pending, sig);
+    flush_from(&t->group->shared_pending, sig);
 }
 
 bool signal_fault_raised(struct task *t) { return t->sig.fault_raised; }
 
 static void queue(struct task *t, const struct ksiginfo *info)
 {
-    struct sigstate *s = &t->sig;
     int sig = info->signo;
-    bool shared = info->shared;
+    struct sigpending *p = pending_of(t, info->shared);
     /* legacy_queue(): a standard signal is pending at most once per set. */
-    if (sig < SIGRTMIN_LINUX && (s->pending[shared] & SIGMASK_LINUX(sig)))
+    if (sig < SIGRTMIN_LINUX && (p->set & SIGMASK_LINUX(sig)))
         return;
-    if (s->queue->len >= MAX_QUEUED && sig >= SIGRTMIN_LINUX)
+    if (p->queue->len >= MAX_QUEUED && sig >= SIGRTMIN_LINUX)
         return;
-    g_array_append_val(s->queue, *info);
-    s->pending[shared] |= SIGMASK_LINUX(sig);
+    g_array_append_val(p->queue, *info);
+    p->set |= SIGMASK_LINUX(sig);
     if (signal_deliverable(t))
-        uc_emu_stop(t->uc);
+        uc_emu_stop(t->cpu->uc);
 }
 
 static char *death_reason(int sig, const struct ksiginfo *info);
@@ -204,7 +213,7 @@ void signal_send(struct task *t, const struct ksiginfo *info, const char *why)
         return;
     }
     /* Ignored and not blocked: discarded at once (prepare_signal). */
-    if (!(s->blocked & SIGMASK_LINUX(sig)) && handler_ignored(&s->action[sig], sig))
+    if (!(s->blocked & SIGMASK_LINUX(sig)) && handler_ignored(&t->sighand->action[sig], sig))
         return;
     queue(t, &copy);
 }
@@ -246,7 +255,7 @@ void signal_fault_why(struct task *t, int sig, int si_code, uint64_t addr, int t
         s->cr2 = addr;
     /* force_sig_info_to_task(): a fault the task blocks or ignores cannot
      * be held back; its action becomes the default, and it is unblocked. */
-    struct ksigaction *ka = &s->action[sig];
+    struct ksigaction *ka = &t->sighand->action[sig];
     bool blocked = s->blocked & SIGMASK_LINUX(sig);
     if (blocked || ka->handler == SIG_IGN_LINUX) {
         ka->handler = SIG_DFL_LINUX;
@@ -259,7 +268,7 @@ void signal_fault_why(struct task *t, int sig, int si_code, uint64_t addr, int t
         info.addr = 0;
     info.cr2 = addr;
     queue(t, &info);
-    uc_emu_stop(t->uc);
+    uc_emu_stop(t->cpu->uc);
 }
 
 void signal_force_seccomp(struct task *t, uint64_t call_addr, int32_t nr, uint32_t arch,
@@ -270,7 +279,7 @@ void signal_force_seccomp(struct task *t, uint64_t call_addr, int32_t nr, uint32
                                               .si_code = SYS_SECCOMP_LINUX, .addr = call_addr });
     /* force_sig_info_to_task(HANDLER_CURRENT), as for a fault; the
      * thread's trap number and error code stay what they were. */
-    struct ksigaction *ka = &s->action[SIGSYS_LINUX];
+    struct ksigaction *ka = &t->sighand->action[SIGSYS_LINUX];
     if ((s->blocked & SIGMASK_LINUX(SIGSYS_LINUX)) || ka->handler == SIG_IGN_LINUX) {
         ka->handler = SIG_DFL_LINUX;
         s->blocked &= ~SIGMASK_LINUX(SIGSYS_LINUX);
@@ -278,21 +287,21 @@ void signal_force_seccomp(struct task *t, uint64_t call_addr, int32_t nr, uint32
     struct ksiginfo info = { .signo = SIGSYS_LINUX, .errno_ = data, .code = SYS_SECCOMP_LINUX,
                              .addr = call_addr, .syscall = nr, .arch = arch, .why = why };
     queue(t, &info);
-    uc_emu_stop(t->uc);
+    uc_emu_stop(t->cpu->uc);
 }
 
 void signal_set_blocked(struct task *t, uint64_t mask)
 {
     t->sig.blocked = mask & ~UNBLOCKABLE;
     if (signal_deliverable(t))
-        uc_emu_stop(t->uc);
+        uc_emu_stop(t->cpu->uc);
 }
 
 void signal_set_return_context(struct task *t, const struct uctx *c)
 {
     t->sig.ctx = *c;
     t->sig.ctx_pending = true;
-    uc_emu_stop(t->uc);
+    uc_emu_stop(t->cpu->uc);
 }
 
 void signal_syscall_exit(struct task *t, enum entry e, int64_t nr, int64_t result)
@@ -306,7 +315,7 @@ void signal_syscall_exit(struct task *t, enum entry e, int64_t nr, int64_t resul
         s->after_call = true;
         s->entry = e;
         s->nr = nr;
-        uc_emu_stop(t->uc);
+        uc_emu_stop(t->cpu->uc);
     }
 }
 
@@ -385,7 +394,7 @@ static bool setup_frame(struct task *t, int sig, const struct ksiginfo *info,
                         struct uctx *regs)
 {
     struct sigstate *s = &t->sig;
-    const struct ksigaction *ka = &s->action[sig];
+    const struct ksigaction *ka = &t->sighand->action[sig];
     struct sigframe_in in = {
         .sig = sig,
         .info = info,
@@ -396,12 +405,12 @@ static bool setup_frame(struct task *t, int sig, const struct ksiginfo *info,
         .trapno = s->trapno,
         .err = s->err,
         .cr2 = s->cr2,
-        .vdso_sigreturn = t->layout.vdso_sigreturn,
-        .vdso_rt_sigreturn = t->layout.vdso_rt_sigreturn,
+        .vdso_sigreturn = t->mm->layout.vdso_sigreturn,
+        .vdso_rt_sigreturn = t->mm->layout.vdso_rt_sigreturn,
     };
     struct uctx entry;
-    bool ok = t->is64 ? sigframe_x86_64_setup(&t->mm, &in, &entry)
-                      : sigframe_ia32_setup(&t->mm, &in, (ka->flags & SA_SIGINFO_LINUX) != 0,
+    bool ok = t->is64 ? sigframe_x86_64_setup(t->mm, &in, &entry)
+                      : sigframe_ia32_setup(t->mm, &in, (ka->flags & SA_SIGINFO_LINUX) != 0,
                                             &entry);
     if (!ok)
         return false;
@@ -420,7 +429,7 @@ static bool setup_frame(struct task *t, int sig, const struct ksiginfo *info,
         s->ss_flags = SS_DISABLE_LINUX;
     }
     if (ka->flags & SA_RESETHAND_LINUX)
-        s->action[sig].handler = SIG_DFL_LINUX;
+        t->sighand->action[sig].handler = SIG_DFL_LINUX;
     return true;
 }
 
@@ -437,7 +446,7 @@ static bool deliver(struct task *t, struct uctx *regs, bool restart_pending, boo
         int sig = signal_dequeue(t, ~s->blocked, &info);
         if (!sig)
             break;
-        const struct ksigaction *ka = &s->action[sig];
+        const struct ksigaction *ka = &t->sighand->action[sig];
         if (ka->handler == SIG_IGN_LINUX)
             continue;
         if (ka->handler == SIG_DFL_LINUX) {
@@ -451,7 +460,7 @@ static bool deliver(struct task *t, struct uctx *regs, bool restart_pending, boo
         if (!setup_frame(t, sig, &info, regs)) {
             /* force_sigsegv(): a SIGSEGV that cannot be delivered kills. */
             if (sig == SIGSEGV_LINUX)
-                s->action[SIGSEGV_LINUX].handler = SIG_DFL_LINUX;
+                t->sighand->action[SIGSEGV_LINUX].handler = SIG_DFL_LINUX;
             signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, s->trapno, s->err);
             if (t->state != TASK_RUNNING)
                 return false;
@@ -488,10 +497,10 @@ static err_t resume(struct task *t, uint64_t *pc, bool *retry)
     struct sigstate *s = &t->sig;
     bool after_call = s->after_call;
     s->after_call = false;
-    *pc = cpu_pc(t);
+    *pc = cpu_pc(t->cpu);
     if (t->state != TASK_RUNNING)
         return OK;
-    bool at_user = (cpu_reg(t, UC_X86_REG_CS) & 3) == 3 || uctx_at_sysexit(t);
+    bool at_user = (cpu_reg(t->cpu, UC_X86_REG_CS) & 3) == 3 || uctx_at_sysexit(t->cpu);
     if (!at_user) {
         /* On a CPL 0 stub between entry and return: not an instruction
          * boundary of the guest.  Resume and try again shortly. */
@@ -509,7 +518,7 @@ static err_t resume(struct task *t, uint64_t *pc, bool *retry)
         s->ctx_pending = false;
         changed = true;
     } else {
-        uctx_read(t, &regs);
+        uctx_read(t->cpu, &regs);
         if (after_call) {
             int64_t ret = t->is64 && s->entry == ENTRY_SYSCALL64
                               ? (int64_t)regs.r[UR_AX]
@@ -521,7 +530,8 @@ static err_t resume(struct task *t, uint64_t *pc, bool *retry)
         return OK;
     if (!changed)
         return OK;
-    err_t e = uctx_write(t, &regs, pc);
+    err_t e = uctx_write(t->cpu, &regs, pc);
+    s->sysenter_done = false;
     if (e) {
         /* A selector the handler left in the frame and the CPU refuses:
          * what the kernel's iret does with it is a SIGSEGV. */

@@ -76,8 +76,8 @@ void signal_set_blocked(struct task *t, uint64_t mask);
 int signal_dequeue(struct task *t, uint64_t allowed, struct ksiginfo *info);
 /* Drop every pending instance of `sig` (an action set to ignore). */
 void signal_flush(struct task *t, int sig);
-/* Both pending sets. */
-uint64_t signal_pending_set(const struct sigstate *s);
+/* Both pending sets: the thread's and its process's. */
+uint64_t signal_pending_set(const struct task *t);
 
 const char *signal_name(int sig);
 

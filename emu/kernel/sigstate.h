@@ -1,6 +1,8 @@
-/* The kernel's per-task signal state (task_struct's sighand, blocked,
- * pending, sas_ss_*), as plain data embedded in struct task.  emu/kernel/signal.c
- * owns it. */
+/* The kernel's signal state, split as Linux splits it: the actions
+ * (sighand_struct, shared by CLONE_SIGHAND), the pending sets (the
+ * thread's own in task_struct, the process's in signal_struct), and the
+ * rest of task_struct's (blocked, sas_ss_*, the restart and frame state),
+ * embedded in struct task.  emu/kernel/signal.c owns it all. */
 #ifndef EMU_SIGSTATE_H
 #define EMU_SIGSTATE_H
 
@@ -23,12 +25,15 @@ struct ksiginfo {
     uint64_t value;       /* sigval: SI_QUEUE, SI_TIMER */
     uint64_t addr;        /* faults; SIGSYS: si_call_addr */
     int32_t syscall;      /* SIGSYS from seccomp: si_syscall */
+    int32_t status;       /* SIGCHLD: si_status */
+    int64_t utime, stime; /* SIGCHLD: the child's CPU time, in ns */
     uint32_t arch;        /* SIGSYS from seccomp: si_arch */
     bool raw_valid;       /* rt_sigqueueinfo: the sender's own bytes */
     uint8_t raw[128];
     /* Not siginfo: what the fault leaves in thread.trap_nr/error_code/cr2. */
     const char *why; /* static text for the stderr line of a death */
     bool shared;     /* queued on the process, not the thread */
+    bool from_guest; /* sent by a guest task (kill, tgkill...) */
     bool is_fault;
     int trapno;
     uint64_t err, cr2;
@@ -41,14 +46,23 @@ struct ksigaction {
     uint64_t mask;
 };
 
-struct sigstate {
+/* The actions, shared by the tasks cloned with CLONE_SIGHAND. */
+struct sighand {
+    unsigned refs;
     struct ksigaction action[NSIG_LINUX_ALL + 1];
+};
+
+/* One pending set.  Linux keeps two: the thread's own (tkill, tgkill,
+ * faults: private) and the process's (kill, timers: shared).  Each holds
+ * a standard signal at most once, so one of each can wait. */
+struct sigpending {
+    uint64_t set;  /* bit sig-1: at least one queued */
+    GArray *queue; /* struct ksiginfo, in arrival order */
+};
+
+struct sigstate {
     uint64_t blocked;    /* bit sig-1 */
-    /* Linux keeps two pending sets: the thread's own (tkill, tgkill,
-     * faults: private) and the process's (kill, timers: shared).  Each
-     * holds a standard signal at most once, so one of each can wait. */
-    uint64_t pending[2]; /* bit sig-1: at least one queued */
-    GArray *queue;       /* struct ksiginfo, in arrival order */
+    struct sigpending pending; /* the thread's own */
 
     uint64_t ss_sp, ss_size; /* sigaltstack */
     uint32_t ss_flags;

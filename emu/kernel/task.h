@@ -1,5 +1,16 @@
-/* The emulated task: one guest thread and the kernel state Linux keeps for
- * it.  The seccomp mode lives here and only ever moves forward. */
+/* The emulated tasks.  The state is split the way Linux splits it, so that
+ * clone() can share or copy each part as its flags say:
+ *   struct task          one guest thread (task_struct): registers, tid,
+ *                        signal mask and private pending set, seccomp
+ *                        mode and filters, robust list, TLS, exit state;
+ *   struct mm            the address space (emu/engine/mem.h), CLONE_VM;
+ *   struct fdtable       the descriptors (emu/kernel/fdtable.h), CLONE_FILES;
+ *   struct sighand       the signal actions (sigstate.h), CLONE_SIGHAND;
+ *   struct thread_group  the process (signal_struct and the tgid): the
+ *                        shared pending set, rlimits, CLONE_THREAD;
+ *   struct cpu           the engine the task's registers run on
+ *                        (emu/engine/cpu.h), one per mm today.
+ * The seccomp mode lives in the task and only ever moves forward. */
 #ifndef EMU_TASK_H
 #define EMU_TASK_H
 
@@ -10,9 +21,9 @@
 #include "abi/abi.h"
 #include "abi/linux.h"
 #include "abi/seccomp_linux.h"
-#include "abi/vdso.h"
-#include "emu/kernel/fdtable.h"
+#include "emu/engine/cpu.h"
 #include "emu/engine/mem.h"
+#include "emu/kernel/fdtable.h"
 #include "emu/kernel/sigstate.h"
 
 enum seccomp_mode {
@@ -22,8 +33,11 @@ enum seccomp_mode {
     MODE_DEAD = 3, /* killed by seccomp: newer kernels report this */
 };
 
-/* One attached filter (kernel/seccomp.c's struct seccomp_filter). */
+/* One attached filter (kernel/seccomp.c's struct seccomp_filter): never
+ * changed once attached, and shared by the tasks that inherit it
+ * (clone, fork, TSYNC), counted by `refs`. */
 struct seccomp_filter {
+    unsigned refs;
     struct sock_filter_linux *prog;
     size_t len;      /* classic instructions */
     size_t ebpf_len; /* what the kernel's path limit counts */
@@ -36,29 +50,27 @@ enum profile {
     PROFILE_2611,  /* the 2005 seed patch: /proc/self/seccomp, list by personality */
 };
 
-enum vendor { VENDOR_INTEL, VENDOR_AMD };
-
 enum run_state { TASK_RUNNING, TASK_EXITED, TASK_SIGNALED };
 
-/* Where seccomp-emu's own pages sit in the guest address space. */
-struct kernel_layout {
-    uint64_t kpage;          /* GDT and entry stubs; never user memory */
-    uint64_t halt;           /* emulation never legitimately reaches it */
-    uint64_t vdso;           /* AT_SYSINFO_EHDR */
-    uint64_t vsyscall;       /* AT_SYSINFO (i386 __kernel_vsyscall) */
-    uint64_t int80_pad;      /* where fast 32-bit entries return */
-    uint64_t vdso_sigreturn, vdso_rt_sigreturn; /* ia32 default restorers */
-    uint64_t vdso_code, vdso_code_end; /* hooked for the time functions */
-    uint64_t vdso_fn[VDSO_NFN];        /* entry of each emulated function */
-    uint64_t vdso_fn_done[VDSO_NFN];   /* its `ret`, where a served call resumes */
+/* A process: what Linux keeps in signal_struct, shared by the threads of
+ * one thread group (CLONE_THREAD). */
+struct thread_group {
+    unsigned refs;
+    int32_t tgid;
+    struct sigpending shared_pending;
+    struct { uint64_t cur, max; } rlim[RLIM_NLIMITS_LINUX];
 };
 
 struct task {
-    uc_engine *uc;
-    struct mm mm;
-    struct fdtable fds;
+    struct cpu *cpu;              /* the engine of its address space */
+    struct mm *mm;                /* shared: these four hold a reference each */
+    struct fdtable *fds;
+    struct sighand *sighand;
+    struct thread_group *group;
+
+    int32_t tid;
     const struct abi *personality; /* the ELF class: TIF_IA32 or not */
-    bool is64;                     /* Unicorn runs in 64-bit mode */
+    bool is64;                     /* its code runs on a 64-bit engine */
     enum profile profile;
     enum vendor vendor;
     enum seccomp_mode mode;
@@ -67,16 +79,12 @@ struct task {
     bool no_new_privs;     /* PR_SET_NO_NEW_PRIVS */
     bool cap_sys_admin;    /* the capability a native run would have */
     bool has_listener;     /* a NEW_LISTENER filter is attached */
-    bool tsc_off;
-  /* CR4.TSD: strict mode turned the time-stamp counter off */
-    struct kernel_layout layout;
+    bool tsc_off;          /* CR4.TSD: strict mode turned the time-stamp counter off */
     const struct abi *call_abi; /* ABI of the call being served: compat
                                    structures for int $0x80 from 64-bit code */
 
     uint64_t clear_child_tid, robust_list, robust_len;
-    struct { uint64_t cur, max; } rlim[RLIM_NLIMITS_LINUX];
-    uint8_t tls[3][8]; /* the three TLS descriptors of set_thread_area */
-    char *exe_path;    /* what /proc/self/exe resolves to */
+    uint8_t tls[GDT_ENTRY_TLS_ENTRIES_LINUX][8]; /* set_thread_area's descriptors */
     char comm[TASK_COMM_LEN_LINUX]; /* the name: exec's basename, PR_SET_NAME */
     struct sigstate sig; /* emu/kernel/signal.c */
     bool quiet;
@@ -85,7 +93,18 @@ struct task {
     int exit_code;
     int signo;
     char *reason; /* one line: why the guest died, for stderr */
+    bool exception_taken; /* emu/entry/fault.c: the CPU's #DF state to forget */
 };
+
+/* The first task, with an address space, descriptor table, actions and
+ * thread group of its own, none of them set up yet (no engine, empty
+ * address space, no descriptors). */
+struct task *task_new_initial(void);
+/* Give it a new, empty address space for a 32- or 64-bit program and
+ * the engine to run it on. */
+err_t task_open_engine(struct task *t, bool is64);
+/* Free a task that never ran, and what only it refers to (unit tests). */
+void task_destroy(struct task *t);
 
 /* Is the call being served a 32-bit one (int $0x80, sysenter, or the
  * 32-bit syscall, from 32- or 64-bit code)?  Its structures and arguments

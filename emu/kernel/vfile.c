@@ -38,10 +38,10 @@ int64_t vfile_open(struct task *t, int id, int flags)
     if (id == VFILE_PROC_STATUS && (flags & O_ACCMODE_LINUX) != O_RDONLY_LINUX &&
         geteuid() != 0)
         return -EACCES_LINUX;
-    int fd = fdtable_alloc(&t->fds);
+    int fd = fdtable_alloc(t->fds);
     if (fd < 0)
         return fd;
-    t->fds.fd[fd] = (struct gfd){ .kind = GFD_VIRTUAL, .vfile = id,
+    t->fds->fd[fd] = (struct gfd){ .kind = GFD_VIRTUAL, .vfile = id,
                                   .cloexec = (flags & O_CLOEXEC_LINUX) != 0 };
     return fd;
 }
@@ -54,7 +54,7 @@ int64_t vfile_fill(struct task *t, uint64_t buf, uint64_t count, bool random)
         return 0;
     struct iovec iov[64];
     uint64_t covered;
-    int n = mm_iovecs(&t->mm, buf, count, PROT_WRITE_LINUX, iov, 64, &covered);
+    int n = mm_iovecs(t->mm, buf, count, PROT_WRITE_LINUX, iov, 64, &covered);
     if (n == 0)
         return -EFAULT_LINUX;
     for (int i = 0; i < n; i++) {
@@ -71,7 +71,7 @@ int64_t vfile_fill(struct task *t, uint64_t buf, uint64_t count, bool random)
             left -= k;
         }
     }
-    mm_written(&t->mm, buf, covered);
+    mm_written(t->mm, buf, covered);
     return (int64_t)covered;
 }
 
@@ -95,14 +95,14 @@ static char *vfile_proc_status(const struct task *t)
     g_string_append_printf(s, "Threads:\t1\n");
     uint64_t ignored = 0, caught = 0;
     for (int sig = 1; sig <= NSIG_LINUX_ALL; sig++) {
-        uint64_t h = t->sig.action[sig].handler;
+        uint64_t h = t->sighand->action[sig].handler;
         if (h == SIG_IGN_LINUX)
             ignored |= 1ull << (sig - 1);
         else if (h != SIG_DFL_LINUX)
             caught |= 1ull << (sig - 1);
     }
-    sigset_line(s, "SigPnd", t->sig.pending[0]);
-    sigset_line(s, "ShdPnd", t->sig.pending[1]);
+    sigset_line(s, "SigPnd", t->sig.pending.set);
+    sigset_line(s, "ShdPnd", t->group->shared_pending.set);
     sigset_line(s, "SigBlk", t->sig.blocked);
     sigset_line(s, "SigIgn", ignored);
     sigset_line(s, "SigCgt", caught);
@@ -127,7 +127,7 @@ int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
         if (g->pos >= len)
             return 0;
         uint64_t n = MIN(count, len - g->pos);
-        if (!mm_write(&t->mm, buf, text + g->pos, n))
+        if (!mm_write(t->mm, buf, text + g->pos, n))
             return -EFAULT_LINUX;
         g->pos += n;
         return (int64_t)n;

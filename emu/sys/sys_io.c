@@ -46,7 +46,7 @@ static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, s
     uint64_t covered = 0;
     int n = 0;
     if (len)
-        n = mm_iovecs(&t->mm, buf, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov,
+        n = mm_iovecs(t->mm, buf, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov,
                       max - 1, &covered);
     if (covered < len) {
         iov[n].iov_base = mm_guard();
@@ -130,7 +130,7 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
             return -ERESTARTSYS_LINUX;
     }
     if (!writing && r > 0)
-        mm_written(&t->mm, buf, (uint64_t)r);
+        mm_written(t->mm, buf, (uint64_t)r);
     if (writing && r > 0)
         limits_output_done(t, r);
     return host_result(t, r);
@@ -138,7 +138,7 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
 
 static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t offset)
 {
-    struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
+    struct gfd *g = fdtable_get(t->fds, (int)a[0]);
     if (!g)
         return -EBADF_LINUX;
     uint64_t buf = a[1], count = a[2];
@@ -197,7 +197,7 @@ struct guest_range {
 
 static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
 {
-    struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
+    struct gfd *g = fdtable_get(t->fds, (int)a[0]);
     if (!g)
         return -EBADF_LINUX;
     uint64_t vec = a[1];
@@ -211,7 +211,7 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
         return -EINVAL_LINUX;
     size_t esz = compat ? 8 : 16;
     g_autofree uint8_t *raw = g_malloc(cnt * esz);
-    if (!mm_read(&t->mm, vec, raw, cnt * esz))
+    if (!mm_read(t->mm, vec, raw, cnt * esz))
         return -EFAULT_LINUX;
     if (g->kind != GFD_HOST)
         return -EINVAL_LINUX;
@@ -285,7 +285,7 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
      * bytes it filled must go, segment by segment as the kernel fills them. */
     for (uint64_t i = 0, left = !writing && r > 0 ? (uint64_t)r : 0; i < cnt && left; i++) {
         uint64_t filled = MIN(seg[i].len, left);
-        mm_written(&t->mm, seg[i].base, filled);
+        mm_written(t->mm, seg[i].base, filled);
         left -= filled;
     }
     return host_result(t, r);
@@ -306,7 +306,7 @@ static bool is_proc_seccomp(struct task *t, const char *path)
 static int64_t do_open(struct task *t, uint64_t upath, int flags)
 {
     char path[4096];
-    int r = mm_read_string(&t->mm, uarg(t, upath), path, sizeof(path));
+    int r = mm_read_string(t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
     /* The guest sees no file system.  Under the 2.6.11 profile the seed's
@@ -315,10 +315,10 @@ static int64_t do_open(struct task *t, uint64_t upath, int flags)
     if (t->profile == PROFILE_2611 && is_proc_seccomp(t, path)) {
         if (flags & O_CREAT_LINUX)
             return -EACCES_LINUX;
-        int fd = fdtable_alloc(&t->fds);
+        int fd = fdtable_alloc(t->fds);
         if (fd < 0)
             return fd;
-        t->fds.fd[fd] = (struct gfd){ .kind = GFD_PROC_SECCOMP };
+        t->fds->fd[fd] = (struct gfd){ .kind = GFD_PROC_SECCOMP };
         return fd;
     }
     int vfile = t->profile == PROFILE_LINUX ? vfile_lookup(path) : -1;
@@ -334,11 +334,11 @@ SYS(openat)
     return do_open(t, a[1], (int)a[2]);
 }
 
-SYS(close) { return fdtable_close(&t->fds, (int)a[0]); }
+SYS(close) { return fdtable_close(t->fds, (int)a[0]); }
 
 static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
 {
-    struct gfd *g = fdtable_get(&t->fds, fd);
+    struct gfd *g = fdtable_get(t->fds, fd);
     if (!g)
         return -EBADF_LINUX;
     if (whence < SEEK_SET_LINUX || whence > SEEK_END_LINUX)
@@ -375,14 +375,14 @@ SYS(llseek)
     int64_t r = do_lseek(t, (int)a[0], off, (int)a[4]);
     if (r < 0)
         return r;
-    if (!mm_write(&t->mm, (uint32_t)a[3], &r, 8))
+    if (!mm_write(t->mm, (uint32_t)a[3], &r, 8))
         return -EFAULT_LINUX;
     return 0;
 }
 
 SYS(ioctl)
 {
-    struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
+    struct gfd *g = fdtable_get(t->fds, (int)a[0]);
     if (!g)
         return -EBADF_LINUX;
     uint32_t cmd = (uint32_t)a[1];
@@ -405,7 +405,7 @@ SYS(ioctl)
 
 SYS(fcntl)
 {
-    struct gfd *g = fdtable_get(&t->fds, (int)a[0]);
+    struct gfd *g = fdtable_get(t->fds, (int)a[0]);
     if (!g)
         return -EBADF_LINUX;
     switch ((int)a[1]) {
@@ -430,25 +430,25 @@ SYS(fcntl)
 
 static int64_t dup_to(struct task *t, int64_t oldfd, int64_t newfd)
 {
-    struct gfd *g = fdtable_get(&t->fds, oldfd);
+    struct gfd *g = fdtable_get(t->fds, oldfd);
     if (!g)
         return -EBADF_LINUX;
     if (newfd < 0 || newfd >= FD_MAX_GUEST)
         return -EBADF_LINUX;
-    /* Guest descriptors are names for host ones; a dup is a second name. */
-    struct gfd copy = *g;
+    /* A dup is a second name for the same open file. */
+    struct gfd copy = gfd_dup(g);
     copy.cloexec = false;
     /* An open newfd is closed first, silently, as dup2 does. */
-    if (fdtable_get(&t->fds, newfd))
-        fdtable_close(&t->fds, newfd);
-    t->fds.fd[newfd] = copy;
+    if (fdtable_get(t->fds, newfd))
+        fdtable_close(t->fds, newfd);
+    t->fds->fd[newfd] = copy;
     return newfd;
 }
 
 SYS(dup)
 {
-    int fd = fdtable_alloc(&t->fds);
-    if (!fdtable_get(&t->fds, (int)a[0]))
+    int fd = fdtable_alloc(t->fds);
+    if (!fdtable_get(t->fds, (int)a[0]))
         return -EBADF_LINUX;
     if (fd < 0)
         return fd;
@@ -457,7 +457,7 @@ SYS(dup)
 
 SYS(dup2)
 {
-    if (!fdtable_get(&t->fds, (int)a[0]))
+    if (!fdtable_get(t->fds, (int)a[0]))
         return -EBADF_LINUX;
     if ((int)a[0] == (int)a[1])
         return (int)a[1];
@@ -470,6 +470,6 @@ SYS(dup3)
         return -EINVAL_LINUX;
     int64_t r = dup_to(t, (int)a[0], (int)a[1]);
     if (r >= 0)
-        t->fds.fd[r].cloexec = (a[2] & 02000000u) != 0;
+        t->fds->fd[r].cloexec = (a[2] & 02000000u) != 0;
     return r;
 }

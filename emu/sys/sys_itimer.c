@@ -14,13 +14,13 @@ static bool get_itimerval(struct task *t, uint64_t addr, int64_t v[4])
 {
     if (compat(t)) {
         int32_t w[4];
-        if (!mm_read(&t->mm, (uint32_t)addr, w, sizeof(w)))
+        if (!mm_read(t->mm, (uint32_t)addr, w, sizeof(w)))
             return false;
         for (int i = 0; i < 4; i++)
             v[i] = w[i];
         return true;
     }
-    return mm_read(&t->mm, addr, v, 4 * sizeof(int64_t));
+    return mm_read(t->mm, addr, v, 4 * sizeof(int64_t));
 }
 
 static bool put_itimerval(struct task *t, uint64_t addr, const struct async_itimer *it)
@@ -31,9 +31,9 @@ static bool put_itimerval(struct task *t, uint64_t addr, const struct async_itim
         int32_t w[4];
         for (int i = 0; i < 4; i++)
             w[i] = (int32_t)v[i];
-        return mm_write(&t->mm, (uint32_t)addr, w, sizeof(w));
+        return mm_write(t->mm, (uint32_t)addr, w, sizeof(w));
     }
-    return mm_write(&t->mm, addr, v, sizeof(v));
+    return mm_write(t->mm, addr, v, sizeof(v));
 }
 
 static bool valid_which(int64_t which)

@@ -44,7 +44,7 @@ SYS(uname)
     /* A 32-bit program on a 64-bit kernel sees x86_64 too. */
     g_strlcpy(u[4], "x86_64", 65);
     g_strlcpy(u[5], "(none)", 65);
-    return mm_write(&t->mm, uarg(t, a[0]), u, sizeof(u)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, uarg(t, a[0]), u, sizeof(u)) ? 0 : -EFAULT_LINUX;
 }
 
 /* Limits start as the host's, so the guest sees what a native child would,
@@ -60,26 +60,26 @@ void task_init_rlimits(struct task *t)
         { RLIMIT_AS_LINUX, RLIMIT_AS },
     };
     for (int i = 0; i < RLIM_NLIMITS_LINUX; i++)
-        t->rlim[i].cur = t->rlim[i].max = RLIM_INFINITY_LINUX;
+        t->group->rlim[i].cur = t->group->rlim[i].max = RLIM_INFINITY_LINUX;
     for (size_t i = 0; i < G_N_ELEMENTS(map); i++) {
         struct rlimit r;
         if (getrlimit(map[i].host, &r) == 0) {
-            t->rlim[map[i].linux_].cur = r.rlim_cur == RLIM_INFINITY ? RLIM_INFINITY_LINUX : r.rlim_cur;
-            t->rlim[map[i].linux_].max = r.rlim_max == RLIM_INFINITY ? RLIM_INFINITY_LINUX : r.rlim_max;
+            t->group->rlim[map[i].linux_].cur = r.rlim_cur == RLIM_INFINITY ? RLIM_INFINITY_LINUX : r.rlim_cur;
+            t->group->rlim[map[i].linux_].max = r.rlim_max == RLIM_INFINITY ? RLIM_INFINITY_LINUX : r.rlim_max;
         }
     }
-    t->rlim[RLIMIT_NOFILE_LINUX].cur = MIN(t->rlim[RLIMIT_NOFILE_LINUX].cur, FD_MAX_GUEST);
-    t->rlim[RLIMIT_NOFILE_LINUX].max = MIN(t->rlim[RLIMIT_NOFILE_LINUX].max, FD_MAX_GUEST);
+    t->group->rlim[RLIMIT_NOFILE_LINUX].cur = MIN(t->group->rlim[RLIMIT_NOFILE_LINUX].cur, FD_MAX_GUEST);
+    t->group->rlim[RLIMIT_NOFILE_LINUX].max = MIN(t->group->rlim[RLIMIT_NOFILE_LINUX].max, FD_MAX_GUEST);
 }
 
 static int64_t set_limit(struct task *t, unsigned res, uint64_t cur, uint64_t max)
 {
     if (cur > max)
         return -EINVAL_LINUX;
-    if (max > t->rlim[res].max)
+    if (max > t->group->rlim[res].max)
         return -EPERM_LINUX; /* raising the hard limit needs privilege */
-    t->rlim[res].cur = cur;
-    t->rlim[res].max = max;
+    t->group->rlim[res].cur = cur;
+    t->group->rlim[res].max = max;
     limits_rlimit_changed(t, res);
     return 0;
 }
@@ -94,15 +94,15 @@ SYS(prlimit64)
         return -EINVAL_LINUX;
     uint64_t newp = uarg(t, a[2]), oldp = uarg(t, a[3]);
     uint64_t want[2];
-    if (newp && !mm_read(&t->mm, newp, want, sizeof(want)))
+    if (newp && !mm_read(t->mm, newp, want, sizeof(want)))
         return -EFAULT_LINUX;
-    uint64_t old[2] = { t->rlim[res].cur, t->rlim[res].max };
+    uint64_t old[2] = { t->group->rlim[res].cur, t->group->rlim[res].max };
     if (newp) {
         int64_t r = set_limit(t, res, want[0], want[1]);
         if (r < 0)
             return r;
     }
-    if (oldp && !mm_write(&t->mm, oldp, old, sizeof(old)))
+    if (oldp && !mm_write(t->mm, oldp, old, sizeof(old)))
         return -EFAULT_LINUX;
     return 0;
 }
@@ -113,15 +113,15 @@ static int64_t get_limit(struct task *t, const uint64_t a[6], uint32_t compat_in
     if (res >= RLIM_NLIMITS_LINUX)
         return -EINVAL_LINUX;
     if (!in_compat_syscall(t)) {
-        uint64_t v[2] = { t->rlim[res].cur, t->rlim[res].max };
-        return mm_write(&t->mm, a[1], v, sizeof(v)) ? 0 : -EFAULT_LINUX;
+        uint64_t v[2] = { t->group->rlim[res].cur, t->group->rlim[res].max };
+        return mm_write(t->mm, a[1], v, sizeof(v)) ? 0 : -EFAULT_LINUX;
     }
     uint32_t v[2];
     for (int i = 0; i < 2; i++) {
-        uint64_t x = i ? t->rlim[res].max : t->rlim[res].cur;
+        uint64_t x = i ? t->group->rlim[res].max : t->group->rlim[res].cur;
         v[i] = x > compat_inf ? compat_inf : (uint32_t)x;
     }
-    return mm_write(&t->mm, (uint32_t)a[1], v, sizeof(v)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, (uint32_t)a[1], v, sizeof(v)) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(getrlimit) { return get_limit(t, a, 0xffffffffu); }
@@ -134,11 +134,11 @@ SYS(setrlimit)
         return -EINVAL_LINUX;
     uint64_t v[2];
     if (!in_compat_syscall(t)) {
-        if (!mm_read(&t->mm, a[1], v, sizeof(v)))
+        if (!mm_read(t->mm, a[1], v, sizeof(v)))
             return -EFAULT_LINUX;
     } else {
         uint32_t w[2];
-        if (!mm_read(&t->mm, (uint32_t)a[1], w, sizeof(w)))
+        if (!mm_read(t->mm, (uint32_t)a[1], w, sizeof(w)))
             return -EFAULT_LINUX;
         for (int i = 0; i < 2; i++)
             v[i] = w[i] == 0xffffffffu ? RLIM_INFINITY_LINUX : w[i];
@@ -175,14 +175,14 @@ SYS(arch_prctl)
     case ARCH_SET_GS_LINUX:
         if (addr >= TASK_SIZE_64_LINUX)
             return -EPERM_LINUX;
-        cpu_set_reg(t, (int)a[0] == ARCH_SET_FS_LINUX ? UC_X86_REG_FS_BASE : UC_X86_REG_GS_BASE,
+        cpu_set_reg(t->cpu, (int)a[0] == ARCH_SET_FS_LINUX ? UC_X86_REG_FS_BASE : UC_X86_REG_GS_BASE,
                     addr);
         return 0;
     case ARCH_GET_FS_LINUX:
     case ARCH_GET_GS_LINUX: {
-        uint64_t v = cpu_reg(t, (int)a[0] == ARCH_GET_FS_LINUX ? UC_X86_REG_FS_BASE
+        uint64_t v = cpu_reg(t->cpu, (int)a[0] == ARCH_GET_FS_LINUX ? UC_X86_REG_FS_BASE
                                                                  : UC_X86_REG_GS_BASE);
-        return mm_write(&t->mm, addr, &v, 8) ? 0 : -EFAULT_LINUX;
+        return mm_write(t->mm, addr, &v, 8) ? 0 : -EFAULT_LINUX;
     }
     default:
         return -EINVAL_LINUX;
@@ -214,7 +214,7 @@ SYS(set_thread_area)
 {
     uint64_t up = (uint32_t)a[0];
     uint32_t u[4];
-    if (!mm_read(&t->mm, up, u, sizeof(u)))
+    if (!mm_read(t->mm, up, u, sizeof(u)))
         return -EFAULT_LINUX;
     int idx = (int32_t)u[0];
     if (idx == -1) {
@@ -228,7 +228,7 @@ SYS(set_thread_area)
         if (idx == -1)
             return -ESRCH_LINUX;
         u[0] = (uint32_t)idx;
-        if (!mm_write(&t->mm, up, &u[0], 4))
+        if (!mm_write(t->mm, up, &u[0], 4))
             return -EFAULT_LINUX;
     }
     if (idx < GDT_ENTRY_TLS_MIN_LINUX || idx >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
@@ -239,7 +239,7 @@ SYS(set_thread_area)
     uint8_t d[8];
     fill_desc(d, u);
     memcpy(t->tls[idx - GDT_ENTRY_TLS_MIN_LINUX], d, 8);
-    err_t e = cpu_set_tls(t, (unsigned)idx, d);
+    err_t e = cpu_set_tls(t->cpu, (unsigned)idx, d);
     if (e) {
         err_free(e);
         return -EINVAL_LINUX;
@@ -251,7 +251,7 @@ SYS(get_thread_area)
 {
     uint64_t up = (uint32_t)a[0];
     uint32_t u[4];
-    if (!mm_read(&t->mm, up, u, 4))
+    if (!mm_read(t->mm, up, u, 4))
         return -EFAULT_LINUX;
     int idx = (int32_t)u[0];
     if (idx < GDT_ENTRY_TLS_MIN_LINUX || idx >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
@@ -267,7 +267,7 @@ SYS(get_thread_area)
            (((hi >> 23) & 1) << 4) | ((((hi >> 15) & 1) ^ 1) << 5) | (((hi >> 20) & 1) << 6);
     if (lo == 0 && hi == 0)
         u[3] = (1 << 3) | (1 << 5); /* the empty descriptor */
-    return mm_write(&t->mm, up, u, sizeof(u)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, up, u, sizeof(u)) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(getrandom)
@@ -291,7 +291,7 @@ static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_
     if ((int32_t)size <= 0)
         return -EINVAL_LINUX;
     char path[4096];
-    int r = mm_read_string(&t->mm, uarg(t, upath), path, sizeof(path));
+    int r = mm_read_string(t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
     char pid_exe[64];
@@ -299,8 +299,8 @@ static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_
     if (strcmp(path, "/proc/self/exe") && strcmp(path, pid_exe) &&
         strcmp(path, "/proc/thread-self/exe"))
         return -ENOENT_LINUX;
-    size_t n = MIN(strlen(t->exe_path), (size_t)(int32_t)size);
-    return mm_write(&t->mm, uarg(t, ubuf), t->exe_path, n) ? (int64_t)n : -EFAULT_LINUX;
+    size_t n = MIN(strlen(t->mm->exe_path), (size_t)(int32_t)size);
+    return mm_write(t->mm, uarg(t, ubuf), t->mm->exe_path, n) ? (int64_t)n : -EFAULT_LINUX;
 }
 
 SYS(readlink) { return do_readlink(t, a[0], a[1], (int64_t)a[2]); }
@@ -315,14 +315,14 @@ SYS(prctl)
         /* strncpy_from_user of at most TASK_COMM_LEN - 1 bytes: a longer
          * name is cut, an unreadable byte before its end is -EFAULT. */
         char name[TASK_COMM_LEN_LINUX] = { 0 };
-        int r = mm_read_string(&t->mm, uarg(t, a[1]), name, sizeof(name) - 1);
+        int r = mm_read_string(t->mm, uarg(t, a[1]), name, sizeof(name) - 1);
         if (r == -EFAULT_LINUX)
             return r;
         memcpy(t->comm, name, sizeof(t->comm));
         return 0;
     }
     case PR_GET_NAME_LINUX:
-        return mm_write(&t->mm, uarg(t, a[1]), t->comm, sizeof(t->comm)) ? 0 : -EFAULT_LINUX;
+        return mm_write(t->mm, uarg(t, a[1]), t->comm, sizeof(t->comm)) ? 0 : -EFAULT_LINUX;
     default:
         return seccomp_prctl(t, a);
     }

@@ -25,15 +25,15 @@ static bool valid_sig(int64_t sig) { return sig >= 1 && sig <= NSIG_LINUX_ALL; }
 
 static bool get_u64(struct task *t, uint64_t addr, uint64_t *v)
 {
-    return mm_read(&t->mm, addr, v, 8);
+    return mm_read(t->mm, addr, v, 8);
 }
 
 /* The guest's stack pointer at the call (sysenter leaves it in ebp). */
 static uint64_t user_sp(struct task *t)
 {
-    if ((cpu_reg(t, UC_X86_REG_CS) & 3) == 0)
-        return (uint32_t)cpu_reg(t, UC_X86_REG_EBP);
-    return cpu_reg(t, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
+    if ((cpu_reg(t->cpu, UC_X86_REG_CS) & 3) == 0)
+        return (uint32_t)cpu_reg(t->cpu, UC_X86_REG_EBP);
+    return cpu_reg(t->cpu, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
 }
 
 /* ---- sigaction ---- */
@@ -43,8 +43,7 @@ static int64_t do_sigaction(struct task *t, int64_t sig, const struct ksigaction
 {
     if (!valid_sig(sig) || (act && (sig == SIGKILL_LINUX || sig == SIGSTOP_LINUX)))
         return -EINVAL_LINUX;
-    struct sigstate *s = &t->sig;
-    struct ksigaction *ka = &s->action[sig];
+    struct ksigaction *ka = &t->sighand->action[sig];
     if (oact) {
         *oact = *ka;
         oact->flags &= UAPI_SA_FLAGS;
@@ -74,12 +73,12 @@ SYS(rt_sigaction)
     if (uact) {
         if (compat(t)) {
             uint32_t w[5];
-            if (!mm_read(&t->mm, uact, w, sizeof(w)))
+            if (!mm_read(t->mm, uact, w, sizeof(w)))
                 return -EFAULT_LINUX;
             act = (struct ksigaction){ w[0], w[1], w[2], w[3] | ((uint64_t)w[4] << 32) };
         } else {
             uint64_t w[4];
-            if (!mm_read(&t->mm, uact, w, sizeof(w)))
+            if (!mm_read(t->mm, uact, w, sizeof(w)))
                 return -EFAULT_LINUX;
             act = (struct ksigaction){ w[0], w[1], w[2], w[3] };
         }
@@ -91,10 +90,10 @@ SYS(rt_sigaction)
     if (compat(t)) {
         uint32_t w[5] = { (uint32_t)old.handler, (uint32_t)old.flags, (uint32_t)old.restorer,
                           (uint32_t)old.mask, (uint32_t)(old.mask >> 32) };
-        ok = mm_write(&t->mm, uoact, w, sizeof(w));
+        ok = mm_write(t->mm, uoact, w, sizeof(w));
     } else {
         uint64_t w[4] = { old.handler, old.flags, old.restorer, old.mask };
-        ok = mm_write(&t->mm, uoact, w, sizeof(w));
+        ok = mm_write(t->mm, uoact, w, sizeof(w));
     }
     return ok ? 0 : -EFAULT_LINUX;
 }
@@ -106,7 +105,7 @@ SYS(sigaction)
     struct ksigaction act, old;
     if (uact) {
         uint32_t w[4];
-        if (!mm_read(&t->mm, uact, w, sizeof(w)))
+        if (!mm_read(t->mm, uact, w, sizeof(w)))
             return -EFAULT_LINUX;
         act = (struct ksigaction){ w[0], w[2], w[3], w[1] };
     }
@@ -115,7 +114,7 @@ SYS(sigaction)
         return r;
     uint32_t w[4] = { (uint32_t)old.handler, (uint32_t)old.mask, (uint32_t)old.flags,
                       (uint32_t)old.restorer };
-    return mm_write(&t->mm, uoact, w, sizeof(w)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, uoact, w, sizeof(w)) ? 0 : -EFAULT_LINUX;
 }
 
 /* signal(2) as the kernel has it: a one-shot handler that does not block
@@ -165,7 +164,7 @@ SYS(rt_sigprocmask)
         if (r < 0)
             return r;
     }
-    if (uold && !mm_write(&t->mm, uold, &old, 8))
+    if (uold && !mm_write(t->mm, uold, &old, 8))
         return -EFAULT_LINUX;
     return 0;
 }
@@ -178,13 +177,13 @@ SYS(sigprocmask)
     uint32_t old = (uint32_t)t->sig.blocked;
     if (uset) {
         uint32_t set;
-        if (!mm_read(&t->mm, uset, &set, 4))
+        if (!mm_read(t->mm, uset, &set, 4))
             return -EFAULT_LINUX;
         int64_t r = apply_how(t, (int)a[0], set & ~(uint32_t)UNBLOCKABLE);
         if (r < 0)
             return r;
     }
-    if (uold && !mm_write(&t->mm, uold, &old, 4))
+    if (uold && !mm_write(t->mm, uold, &old, 4))
         return -EFAULT_LINUX;
     return 0;
 }
@@ -193,14 +192,14 @@ SYS(rt_sigpending)
 {
     if (a[1] > 8)
         return -EINVAL_LINUX;
-    uint64_t set = signal_pending_set(&t->sig) & t->sig.blocked;
-    return mm_write(&t->mm, uptr(t, a[0]), &set, (size_t)a[1]) ? 0 : -EFAULT_LINUX;
+    uint64_t set = signal_pending_set(t) & t->sig.blocked;
+    return mm_write(t->mm, uptr(t, a[0]), &set, (size_t)a[1]) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(sigpending)
 {
-    uint32_t set = (uint32_t)(signal_pending_set(&t->sig) & t->sig.blocked);
-    return mm_write(&t->mm, uptr(t, a[0]), &set, 4) ? 0 : -EFAULT_LINUX;
+    uint32_t set = (uint32_t)(signal_pending_set(t) & t->sig.blocked);
+    return mm_write(t->mm, uptr(t, a[0]), &set, 4) ? 0 : -EFAULT_LINUX;
 }
 
 /* ---- waiting ---- */
@@ -257,13 +256,13 @@ SYS(rt_sigtimedwait)
         int64_t sec, nsec;
         if (compat(t)) {
             int32_t w[2];
-            if (!mm_read(&t->mm, uts, w, 8))
+            if (!mm_read(t->mm, uts, w, 8))
                 return -EFAULT_LINUX;
             sec = w[0];
             nsec = w[1];
         } else {
             int64_t w[2];
-            if (!mm_read(&t->mm, uts, w, 16))
+            if (!mm_read(t->mm, uts, w, 16))
                 return -EFAULT_LINUX;
             sec = w[0];
             nsec = w[1];
@@ -289,7 +288,7 @@ SYS(rt_sigtimedwait)
     if (uinfo) {
         uint8_t raw[128];
         sigframe_siginfo(&info, !compat(t), raw);
-        if (!mm_write(&t->mm, uinfo, raw, sizeof(raw)))
+        if (!mm_write(t->mm, uinfo, raw, sizeof(raw)))
             return -EFAULT_LINUX;
     }
     return sig;
@@ -354,7 +353,7 @@ static int64_t queue_info(struct task *t, int32_t tgid, int32_t pid, int64_t sig
 {
     /* rt_sigqueueinfo signals the process, rt_tgsigqueueinfo the thread */
     struct ksiginfo info = { .signo = (int)sig, .raw_valid = true, .shared = tgid == 0 };
-    if (!mm_read(&t->mm, uptr(t, uinfo), info.raw, sizeof(info.raw)))
+    if (!mm_read(t->mm, uptr(t, uinfo), info.raw, sizeof(info.raw)))
         return -EFAULT_LINUX;
     memcpy(&info.code, info.raw + 8, 4);
     if ((tgid && tgid != (int32_t)getpid()) || pid != (int32_t)getpid())
@@ -418,12 +417,12 @@ SYS(sigaltstack)
     if (uss) {
         if (compat(t)) {
             uint32_t w[3];
-            if (!mm_read(&t->mm, uss, w, sizeof(w)))
+            if (!mm_read(t->mm, uss, w, sizeof(w)))
                 return -EFAULT_LINUX;
             ss = (struct sigaltstack_k){ w[0], w[2], w[1] };
         } else {
             uint8_t b[24];
-            if (!mm_read(&t->mm, uss, b, sizeof(b)))
+            if (!mm_read(t->mm, uss, b, sizeof(b)))
                 return -EFAULT_LINUX;
             memcpy(&ss.sp, b, 8);
             memcpy(&ss.flags, b + 8, 4);
@@ -436,13 +435,13 @@ SYS(sigaltstack)
     bool ok;
     if (compat(t)) {
         uint32_t w[3] = { (uint32_t)oss.sp, oss.flags, (uint32_t)oss.size };
-        ok = mm_write(&t->mm, uoss, w, sizeof(w));
+        ok = mm_write(t->mm, uoss, w, sizeof(w));
     } else {
         uint8_t b[24] = { 0 };
         memcpy(b, &oss.sp, 8);
         memcpy(b + 8, &oss.flags, 4);
         memcpy(b + 16, &oss.size, 8);
-        ok = mm_write(&t->mm, uoss, b, sizeof(b));
+        ok = mm_write(t->mm, uoss, b, sizeof(b));
     }
     return ok ? 0 : -EFAULT_LINUX;
 }
@@ -452,11 +451,11 @@ SYS(sigaltstack)
 static int64_t do_sigreturn(struct task *t, bool rt)
 {
     struct uctx cur;
-    uctx_read(t, &cur);
+    uctx_read(t->cpu, &cur);
     cur.r[UR_SP] = user_sp(t);
     struct sigreturn_out out;
-    bool ok = compat(t) ? sigframe_ia32_restore(&t->mm, &cur, rt, &out)
-                        : sigframe_x86_64_restore(&t->mm, &cur, &out);
+    bool ok = compat(t) ? sigframe_ia32_restore(t->mm, &cur, rt, &out)
+                        : sigframe_x86_64_restore(t->mm, &cur, &out);
     if (!ok) {
         /* badframe: the kernel's signal_fault() forces SIGSEGV */
         signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, t->sig.trapno, t->sig.err);

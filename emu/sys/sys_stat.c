@@ -36,7 +36,7 @@ static uint32_t mode_to_linux(mode_t m)
 
 static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
 {
-    struct gfd *g = fdtable_get(&t->fds, fd);
+    struct gfd *g = fdtable_get(t->fds, fd);
     if (!g)
         return -EBADF_LINUX;
     memset(k, 0, sizeof(*k));
@@ -108,7 +108,7 @@ static int64_t put_stat64(struct task *t, uint64_t ubuf, const struct kstat *k)
     P64(72, k->atime); P64(80, k->atime_ns);
     P64(88, k->mtime); P64(96, k->mtime_ns);
     P64(104, k->ctime); P64(112, k->ctime_ns);
-    return mm_write(&t->mm, ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 
 /* struct stat64 of i386, 96 bytes, packed. */
@@ -129,7 +129,7 @@ static int64_t put_stat64_ia32(struct task *t, uint64_t ubuf, const struct kstat
     P32(72, k->mtime); P32(76, k->mtime_ns);
     P32(80, k->ctime); P32(84, k->ctime_ns);
     P64(88, k->ino);
-    return mm_write(&t->mm, (uint32_t)ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, (uint32_t)ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 
 static int64_t stat_into(struct task *t, int64_t fd, uint64_t ubuf, bool ia32)
@@ -166,7 +166,7 @@ SYS(fstat_compat)
     P32(32, k.atime); P32(36, k.atime_ns);
     P32(40, k.mtime); P32(44, k.mtime_ns);
     P32(48, k.ctime); P32(52, k.ctime_ns);
-    return mm_write(&t->mm, (uint32_t)a[1], b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, (uint32_t)a[1], b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 SYS(fstat64) { return stat_into(t, (int)a[0], a[1], true); }
 
@@ -174,7 +174,7 @@ SYS(fstat64) { return stat_into(t, (int)a[0], a[1], true); }
 static int64_t at_form(struct task *t, uint64_t upath, int flags)
 {
     char path[4096];
-    int r = mm_read_string(&t->mm, uarg(t, upath), path, sizeof(path));
+    int r = mm_read_string(t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
     if (path[0] == 0)
@@ -198,7 +198,7 @@ SYS(stat_path)
 {
     char path[4096];
     uint64_t upath = uarg(t, a[0]);
-    int r = mm_read_string(&t->mm, upath, path, sizeof(path));
+    int r = mm_read_string(t->mm, upath, path, sizeof(path));
     return r < 0 ? r : -ENOENT_LINUX;
 }
 
@@ -228,7 +228,7 @@ SYS(statx)
     P32(128, k.rdev_major); P32(132, k.rdev_minor);
     P32(136, k.dev_major); P32(140, k.dev_minor);
     uint64_t ubuf = uarg(t, a[4]);
-    return mm_write(&t->mm, ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 
 int64_t host_tty_ioctl(struct task *t, int host, uint32_t cmd, uint64_t arg)
@@ -240,7 +240,7 @@ int64_t host_tty_ioctl(struct task *t, int host, uint32_t cmd, uint64_t arg)
         if (ioctl(host, TIOCGWINSZ, &ws) < 0)
             return -xlat_errno_to_linux(errno);
         uint16_t w[4] = { ws.ws_row, ws.ws_col, ws.ws_xpixel, ws.ws_ypixel };
-        return mm_write(&t->mm, arg, w, sizeof(w)) ? 0 : -EFAULT_LINUX;
+        return mm_write(t->mm, arg, w, sizeof(w)) ? 0 : -EFAULT_LINUX;
     }
     /* TCGETS: struct termios of the kernel (not glibc's), 36 bytes. */
     struct termios tio;
@@ -263,5 +263,5 @@ int64_t host_tty_ioctl(struct task *t, int host, uint32_t cmd, uint64_t arg)
     P32(8, 0xbf);    /* B38400|CS8|CREAD */
     P32(12, 0x8a3b); /* ISIG|ICANON|ECHO|ECHOE|ECHOK|ECHOCTL|ECHOKE|IEXTEN */
 #endif
-    return mm_write(&t->mm, arg, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, arg, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }

@@ -53,10 +53,10 @@ static bool put_timespec(struct task *t, uint64_t addr, int64_t sec, int64_t nse
 {
     if (wide) {
         int64_t v[2] = { sec, nsec };
-        return mm_write(&t->mm, addr, v, sizeof(v));
+        return mm_write(t->mm, addr, v, sizeof(v));
     }
     int32_t v[2] = { (int32_t)sec, (int32_t)nsec };
-    return mm_write(&t->mm, addr, v, sizeof(v));
+    return mm_write(t->mm, addr, v, sizeof(v));
 }
 
 static int64_t clock_get(struct task *t, const uint64_t a[6], bool wide)
@@ -94,7 +94,7 @@ SYS(gettimeofday)
         return -EFAULT_LINUX;
     if (a[1]) {
         int32_t tz[2] = { 0, 0 };
-        if (!mm_write(&t->mm, uarg(t, a[1]), tz, sizeof(tz)))
+        if (!mm_write(t->mm, uarg(t, a[1]), tz, sizeof(tz)))
             return -EFAULT_LINUX;
     }
     return 0;
@@ -105,8 +105,8 @@ SYS(time)
     int64_t s, n;
     guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &n);
     if (a[0]) {
-        bool ok = !in_compat_syscall(t) ? mm_write(&t->mm, a[0], &s, 8)
-                                          : mm_write(&t->mm, (uint32_t)a[0], &(int32_t){ (int32_t)s }, 4);
+        bool ok = !in_compat_syscall(t) ? mm_write(t->mm, a[0], &s, 8)
+                                          : mm_write(t->mm, (uint32_t)a[0], &(int32_t){ (int32_t)s }, 4);
         if (!ok)
             return -EFAULT_LINUX;
     }
@@ -117,11 +117,11 @@ static int64_t sleep_for(struct task *t, uint64_t ureq, uint64_t urem, bool wide
 {
     int64_t v[2];
     if (wide) {
-        if (!mm_read(&t->mm, ureq, v, sizeof(v)))
+        if (!mm_read(t->mm, ureq, v, sizeof(v)))
             return -EFAULT_LINUX;
     } else {
         int32_t w[2];
-        if (!mm_read(&t->mm, ureq, w, sizeof(w)))
+        if (!mm_read(t->mm, ureq, w, sizeof(w)))
             return -EFAULT_LINUX;
         v[0] = w[0];
         v[1] = w[1];
@@ -154,8 +154,8 @@ SYS(clock_nanosleep)
      * ends it with -EINTR and no remaining time, as in Linux. */
     int64_t v[2];
     int32_t w[2];
-    if (!(wide ? mm_read(&t->mm, uarg(t, a[2]), v, sizeof(v))
-               : mm_read(&t->mm, uarg(t, a[2]), w, sizeof(w))))
+    if (!(wide ? mm_read(t->mm, uarg(t, a[2]), v, sizeof(v))
+               : mm_read(t->mm, uarg(t, a[2]), w, sizeof(w))))
         return -EFAULT_LINUX;
     if (!wide)
         v[0] = w[0], v[1] = w[1];

@@ -263,8 +263,8 @@ static const struct {
 static bool disasm(struct task *t, uint64_t pc, bool code64, char *out, size_t size)
 {
     uint8_t code[16];
-    size_t n = (size_t)mm_valid_prefix(&t->mm, pc, sizeof(code), PROT_EXEC_LINUX);
-    if (!n || !mm_read(&t->mm, pc, code, n))
+    size_t n = (size_t)mm_valid_prefix(t->mm, pc, sizeof(code), PROT_EXEC_LINUX);
+    if (!n || !mm_read(t->mm, pc, code, n))
         return false;
     cs_insn *insn;
     size_t count = cs_disasm(code64 ? tr.cs64 : tr.cs32, code, n, pc, 1, &insn);
@@ -286,7 +286,7 @@ static void on_start(struct task *t)
     const char *cpu = t->vendor == VENDOR_INTEL ? "intel" : "amd";
     if (tr.json) {
         struct json j = j_begin("start");
-        j_str(&j, "program", t->exe_path);
+        j_str(&j, "program", t->mm->exe_path);
         j_str(&j, "abi", t->personality->name);
         j_str(&j, "kernel", kernel);
         j_str(&j, "cpu", cpu);
@@ -296,7 +296,7 @@ static void on_start(struct task *t)
     }
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "+++ %s: %s program; kernel %s, cpu %s; %s +++",
-                           t->exe_path ? t->exe_path : "(guest)", t->personality->name, kernel,
+                           t->mm->exe_path ? t->mm->exe_path : "(guest)", t->personality->name, kernel,
                            cpu, mode_text(t->mode));
     emit(s);
 }
@@ -357,7 +357,7 @@ static void on_call(struct task *t, const struct trap_event *ev)
 {
     const struct abi *abi = abi_for_entry(ev->entry);
     bool code64 = ev->entry == ENTRY_SYSCALL64 ||
-                  (ev->entry == ENTRY_INT80 && cpu_in_64bit_code(t));
+                  (ev->entry == ENTRY_INT80 && cpu_in_64bit_code(t->cpu));
     char insn[160];
     bool have_insn = disasm(t, ev->pc, code64, insn, sizeof(insn));
     bool pc_known = true;
@@ -518,7 +518,7 @@ static void on_signal(struct task *t, const struct signal_event *ev)
      * past the instruction. */
     bool at_insn = ev->what == SIGNAL_FAULT && (ev->sig == SIGILL_LINUX || ev->sig == SIGFPE_LINUX);
     char insn[160];
-    bool have_insn = at_insn && disasm(t, ev->addr, cpu_in_64bit_code(t), insn, sizeof(insn));
+    bool have_insn = at_insn && disasm(t, ev->addr, cpu_in_64bit_code(t->cpu), insn, sizeof(insn));
     if (tr.json) {
         struct json j = j_begin("signal");
         j_str(&j, "what", what_id[ev->what]);

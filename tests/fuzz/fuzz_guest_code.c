@@ -55,46 +55,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (devnull < 0)
         devnull = open("/dev/null", O_RDWR);
-    static struct task t;
-    memset(&t, 0, sizeof(t));
+    struct task *tp = task_new_initial();
+#define t (*tp)
     bool is64 = data[0] & 1;
-    t.personality = is64 ? &abi_x86_64 : &abi_ia32;
     t.vendor = (data[0] & 2) ? VENDOR_AMD : VENDOR_INTEL;
     t.profile = (data[0] & 4) ? PROFILE_2611 : PROFILE_LINUX;
     t.quiet = true;
     task_init_rlimits(&t);
     for (int fd = 0; fd < 3; fd++)
-        t.fds.fd[fd] = (struct gfd){ .kind = GFD_HOST, .host = devnull };
-    die_on(cpu_open(&t, is64), "cpu_open");
-    /* Where faults queue their signals (signal_fault).  No signal_setup():
-     * its timer thread is not needed, uc_emu_start's limits bound a run. */
-    t.sig.queue = g_array_new(FALSE, FALSE, sizeof(struct ksiginfo));
-    t.mm.mmap_base = STACK_AT;
+        t.fds->fd[fd] = (struct gfd){ .kind = GFD_HOST, .host = devnull };
+    /* No signal_setup(): its timer thread is not needed, uc_emu_start's
+     * limits bound a run. */
+    die_on(task_open_engine(&t, is64), "task_open_engine");
+    t.mm->mmap_base = STACK_AT;
     uint8_t *code;
-    die_on(mm_map_fixed(&t.mm, CODE_AT, 4096, PROT_READ_LINUX | PROT_EXEC_LINUX, "[code]", &code),
+    die_on(mm_map_fixed(t.mm, CODE_AT, 4096, PROT_READ_LINUX | PROT_EXEC_LINUX, "[code]", &code),
            "map code");
     memcpy(code, data + 1, size - 1);
-    die_on(mm_map_fixed(&t.mm, STACK_AT, STACK_LEN, PROT_READ_LINUX | PROT_WRITE_LINUX, "[stack]",
+    die_on(mm_map_fixed(t.mm, STACK_AT, STACK_LEN, PROT_READ_LINUX | PROT_WRITE_LINUX, "[stack]",
                         NULL),
            "map stack");
     uint64_t start;
-    die_on(trap_install(&t), "trap_install");
-    die_on(cpu_prepare_user(&t, CODE_AT, STACK_AT + STACK_LEN - 256, &start), "prepare");
+    die_on(trap_install(t.cpu), "trap_install");
+    die_on(cpu_prepare_user(t.cpu, CODE_AT, STACK_AT + STACK_LEN - 256, &start), "prepare");
     seccomp_enter_strict(&t);
     trap_observer = strict_observer;
     uint64_t pc = start;
     for (int round = 0; round < 4 && t.state == TASK_RUNNING; round++) {
-        uc_err e = uc_emu_start(t.uc, pc, t.layout.halt, TIMEOUT_US, MAX_INSNS);
+        uc_err e = uc_emu_start(t.cpu->uc, pc, t.mm->layout.halt, TIMEOUT_US, MAX_INSNS);
         if (t.state != TASK_RUNNING || e != UC_ERR_OK)
             break;
-        pc = cpu_pc(&t);
-        if (pc == t.layout.halt)
+        pc = cpu_pc(t.cpu);
+        if (pc == t.mm->layout.halt)
             abort(); /* user code must never reach the kernel's halt stub */
     }
     if (t.mode == MODE_DISABLED)
         abort();
-    g_free(t.reason);
-    g_array_free(t.sig.queue, TRUE);
-    cpu_close(&t);
+    task_destroy(tp);
+#undef t
     return 0;
 }

@@ -101,14 +101,13 @@ static void altstack(void **state)
 /* A task with a stack to build frames on. */
 static struct task *task(bool is64)
 {
-    static struct task t;
-    cpu_close(&t);
-    memset(&t, 0, sizeof(t));
-    t.personality = is64 ? &abi_x86_64 : &abi_ia32;
-    assert_null(cpu_open(&t, is64));
-    assert_null(mm_map_fixed(&t.mm, 0x100000, 0x10000, PROT_READ_LINUX | PROT_WRITE_LINUX,
+    static struct task *t;
+    task_destroy(t);
+    t = task_new_initial();
+    assert_null(task_open_engine(t, is64));
+    assert_null(mm_map_fixed(t->mm, 0x100000, 0x10000, PROT_READ_LINUX | PROT_WRITE_LINUX,
                              "[stack]", NULL));
-    return &t;
+    return t;
 }
 
 static void round_trip(bool is64, bool rt)
@@ -132,8 +131,8 @@ static void round_trip(bool is64, bool rt)
     struct sigframe_in in = { .sig = SIGUSR1_LINUX, .info = &info, .ka = &ka, .regs = &regs,
                               .mask = 0x8000000000000801ull, .ss = { 0, 0, 0 } };
     struct uctx entry;
-    bool ok = is64 ? sigframe_x86_64_setup(&t->mm, &in, &entry)
-                   : sigframe_ia32_setup(&t->mm, &in, rt, &entry);
+    bool ok = is64 ? sigframe_x86_64_setup(t->mm, &in, &entry)
+                   : sigframe_ia32_setup(t->mm, &in, rt, &entry);
     assert_true(ok);
     assert_int_equal(entry.ip, 0x405000);
     uint64_t sp = entry.r[UR_SP];
@@ -142,7 +141,7 @@ static void round_trip(bool is64, bool rt)
      * restorer. */
     assert_int_equal((sp + (is64 ? 8 : 4)) % 16, 0);
     uint64_t ret = 0;
-    assert_true(mm_read(&t->mm, sp, &ret, is64 ? 8 : 4));
+    assert_true(mm_read(t->mm, sp, &ret, is64 ? 8 : 4));
     assert_int_equal(ret, 0x406000);
     if (is64) {
         assert_int_equal(entry.r[UR_DI], SIGUSR1_LINUX);
@@ -156,12 +155,12 @@ static void round_trip(bool is64, bool rt)
      * uc + 20 + 56), then returns through the restorer, which pops. */
     uint64_t ip_at = is64 ? sp + 8 + 40 + 128 : rt ? sp + 144 + 20 + 56 : sp + 8 + 56;
     uint64_t new_ip = 0x401240;
-    assert_true(mm_write(&t->mm, ip_at, &new_ip, is64 ? 8 : 4));
+    assert_true(mm_write(t->mm, ip_at, &new_ip, is64 ? 8 : 4));
     struct uctx cur = entry;
     cur.r[UR_SP] = sp + (is64 ? 8 : rt ? 4 : 8); /* ret, and popl %eax for non-rt */
     struct sigreturn_out out;
-    ok = is64 ? sigframe_x86_64_restore(&t->mm, &cur, &out)
-              : sigframe_ia32_restore(&t->mm, &cur, rt, &out);
+    ok = is64 ? sigframe_x86_64_restore(t->mm, &cur, &out)
+              : sigframe_ia32_restore(t->mm, &cur, rt, &out);
     assert_true(ok);
     assert_int_equal(out.regs.ip, new_ip);
     assert_int_equal(out.mask, 0x8000000000000801ull);
@@ -188,7 +187,7 @@ static void no_restorer_x86_64(void **state)
     struct ksiginfo info = { .signo = SIGUSR1_LINUX };
     struct sigframe_in in = { .sig = SIGUSR1_LINUX, .info = &info, .ka = &ka, .regs = &regs };
     struct uctx entry;
-    assert_false(sigframe_x86_64_setup(&t->mm, &in, &entry));
+    assert_false(sigframe_x86_64_setup(t->mm, &in, &entry));
 }
 
 static void unwritable_stack(void **state)
@@ -202,7 +201,7 @@ static void unwritable_stack(void **state)
     struct ksiginfo info = { .signo = SIGSEGV_LINUX };
     struct sigframe_in in = { .sig = SIGSEGV_LINUX, .info = &info, .ka = &ka, .regs = &regs };
     struct uctx entry;
-    assert_false(sigframe_ia32_setup(&t->mm, &in, false, &entry));
+    assert_false(sigframe_ia32_setup(t->mm, &in, false, &entry));
 }
 
 int main(void)

@@ -165,7 +165,7 @@ static void si_codes(void **state)
 
 int main(void)
 {
-    task.mm.vmas = g_array_new(FALSE, FALSE, sizeof(struct vma));
+    task.mm = mm_new(TASK_SIZE_64_LINUX);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(quoting_is_strace_s),
         cmocka_unit_test(json_strings_are_escaped_and_valid),

@@ -16,15 +16,14 @@
 
 static struct task *new_task(bool is64, enum profile p)
 {
-    static struct task t;
-    cpu_close(&t);
-    memset(&t, 0, sizeof(t));
-    t.personality = is64 ? &abi_x86_64 : &abi_ia32;
-    t.profile = p;
-    t.vendor = VENDOR_INTEL;
-    err_t e = cpu_open(&t, is64);
+    static struct task *t;
+    task_destroy(t);
+    t = task_new_initial();
+    t->profile = p;
+    t->vendor = VENDOR_INTEL;
+    err_t e = task_open_engine(t, is64);
     assert_null(e);
-    return &t;
+    return t;
 }
 
 /* The strict decision for a call number (the filters see more). */
@@ -196,30 +195,30 @@ static void proc_write_and_read(void **state)
     (void)state;
     struct task *t = new_task(false, PROFILE_2611);
     uint64_t buf = 0x10000;
-    assert_int_equal(mm_mmap(&t->mm, buf, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX,
+    assert_int_equal(mm_mmap(t->mm, buf, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX,
                              MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_FIXED_LINUX),
                      (int64_t)buf);
     uint64_t pos = 0;
     char out[8] = { 0 };
     assert_int_equal(seccomp_proc_read(t, &pos, buf, 8), 3);
-    assert_true(mm_read(&t->mm, buf, out, 3));
+    assert_true(mm_read(t->mm, buf, out, 3));
     assert_memory_equal(out, "0\n\0", 3);
     assert_int_equal(seccomp_proc_read(t, &pos, buf, 8), 0); /* then EOF */
 
-    assert_true(mm_write(&t->mm, buf, "", 1));
+    assert_true(mm_write(t->mm, buf, "", 1));
     assert_int_equal(seccomp_proc_write(t, buf, 0), -EIO_LINUX);
-    assert_true(mm_write(&t->mm, buf, "2\n", 2));
+    assert_true(mm_write(t->mm, buf, "2\n", 2));
     assert_int_equal(seccomp_proc_write(t, buf, 2), 2); /* accepted, ignored */
     assert_int_equal(t->mode, MODE_DISABLED);
     assert_int_equal(seccomp_proc_write(t, 0x900000, 2), -EFAULT_LINUX);
-    assert_true(mm_write(&t->mm, buf, "1xyz", 4));
+    assert_true(mm_write(t->mm, buf, "1xyz", 4));
     assert_int_equal(seccomp_proc_write(t, buf, 4), 1);
     assert_int_equal(t->mode, MODE_STRICT);
     assert_int_equal(seccomp_proc_write(t, buf, 1), -EPERM_LINUX);
     pos = 0;
     assert_int_equal(seccomp_proc_read(t, &pos, buf, 2), 2); /* partial reads advance */
     assert_int_equal(seccomp_proc_read(t, &pos, buf + 2, 8), 1);
-    assert_true(mm_read(&t->mm, buf, out, 3));
+    assert_true(mm_read(t->mm, buf, out, 3));
     assert_memory_equal(out, "1\n\0", 3);
 }
 
@@ -269,6 +268,8 @@ static void install_filter_limits(void **state)
     assert_int_equal(v.filters_run, 4);
     g_ptr_array_unref(t->filters);
     g_array_unref(t->filter_rets);
+    t->filters = NULL;
+    t->filter_rets = NULL;
     t->filters = NULL;
     t->filter_rets = NULL;
 }
