@@ -1,5 +1,6 @@
-/* One description per guest system-call ABI: its numbers, names, register
- * convention and strict-mode list.  Everything the trap path needs to know
+/* One description per guest system-call ABI: its numbers, names, word size
+ * and strict-mode list (the registers each entry passes arguments in are
+ * the trap path's, emu/entry/trap.c).  Everything the trap path needs to know
  * about an ABI is data here, so a new ABI is a new table, not new code. */
 #ifndef ABI_ABI_H
 #define ABI_ABI_H

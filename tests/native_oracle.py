@@ -123,7 +123,7 @@ def cpuinfo(field):
 def host_vendor():
     """intel or amd: a case whose native answer depends on the CPU
     (32-bit syscall and sysenter) keys its recording by it.  The rule of
-    seccomp-emu's --cpu=host (emu/cpu.c): AMD or Hygon, else Intel, also
+    seccomp-emu's --cpu=host (emu/engine/cpu.c): AMD or Hygon, else Intel, also
     where there is no x86 CPU to read (docs/portability.md)."""
     return 'amd' if cpuinfo('vendor_id') in ('AuthenticAMD', 'HygonGenuine') else 'intel'
 

@@ -200,7 +200,7 @@ gchar *kernel_name(void)
 const char *host_vendor(void)
 {
     gchar *id = cpuinfo_field("vendor_id");
-    /* The rule seccomp-emu's --cpu=host follows (emu/cpu.c): AMD or Hygon,
+    /* The rule seccomp-emu's --cpu=host follows (emu/engine/cpu.c): AMD or Hygon,
      * else Intel, also with no x86 CPU to read (docs/portability.md). */
     const char *v = id && (strcmp(id, "AuthenticAMD") == 0 || strcmp(id, "HygonGenuine") == 0)
                   ? "amd" : "intel";
