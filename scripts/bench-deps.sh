@@ -7,7 +7,7 @@
 # i386 architecture in apt's lists, so it is added (that installs nothing
 # by itself).  Without apt, or when the download fails, it says so and the
 # bench notes the i386 real-program jobs as skipped.
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 dest=bench/debian-i386
 [ -x "$dest/bin/busybox" ] && [ -f "$dest/usr/lib/i386-linux-gnu/libzstd.a" ] && exit 0

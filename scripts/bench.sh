@@ -5,13 +5,13 @@
 # alternation, and prints medians, ratios and peak memory (bench/run.py
 # --help for options: --reps N, --quick, --only REGEX, --compare OLD.json,
 # --table FILE, --smoke).
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 scripts/bench-deps.sh
 scripts/build.sh
 # An existing build dir was configured before the i386 libzstd.a was there.
 if [ -f bench/debian-i386/usr/lib/i386-linux-gnu/libzstd.a ] && [ ! -x build/bench/zstd32 ]; then
-    meson setup --reconfigure build >/dev/null
-    meson compile -C build >/dev/null
+    quiet meson setup --reconfigure build
+    quiet meson compile -C build
 fi
 exec python3 bench/run.py "$@"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, then configures and builds seccomp-emu in build/.
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 if [ ! -f build/build.ninja ]; then
-    meson setup build >/dev/null
+    quiet meson setup build
 fi
-meson compile -C build >/dev/null
+quiet meson compile -C build

@@ -6,7 +6,7 @@
 # instruction; the ELF jobs under --strict, as the cpushare loader did.
 # For each job the master reports "exit_code E signal S": the safe jobs
 # count and report and exit 0, the malicious ones are killed by signal 9.
-set -uo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 scripts/build.sh || exit 1
 exec python3 examples/master.py --emu build/seccomp-emu --build build

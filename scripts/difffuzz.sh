@@ -6,7 +6,7 @@
 # build/difffuzz-new/, and ends with the number of programs and calls run
 # and the differences found.  Exit 1 if any difference is not pinned in
 # tests/difffuzz/known.txt.  Needs a build (scripts/build.sh).
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
     echo "usage: scripts/difffuzz.sh SECONDS [SEED]" >&2

@@ -5,7 +5,7 @@
 # New corpus entries go to build-fuzz/corpus/TARGET; a crashing input is
 # written to tests/fuzz/corpus/TARGET/crash-* (keep it: it is a regression
 # test from then on) and the script fails.
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 if [ $# -ne 2 ]; then
     echo "usage: scripts/fuzz.sh elf|proc_seccomp|guest_code|raw|fdmap|bpf|bpf_model|all SECONDS" >&2
@@ -14,10 +14,10 @@ fi
 target=$1 secs=$2
 scripts/install-deps.sh
 if [ ! -f build-fuzz/build.ninja ]; then
-    CC=clang meson setup build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined \
-        -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
+    CC=clang quiet meson setup build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined \
+        -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link
 fi
-meson compile -C build-fuzz >/dev/null
+quiet meson compile -C build-fuzz
 targets=$target
 [ "$target" = all ] && targets="elf proc_seccomp guest_code raw fdmap bpf bpf_model"
 status=0

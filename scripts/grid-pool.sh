@@ -9,7 +9,7 @@
 # The host's packages are left alone: HTCondor lives in the chroot, which
 # is built once with debootstrap (about 4 minutes) and cached as a tarball
 # under /var/tmp (GRID_CACHE), keyed by GRID_ROOT_KEY.
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 REPO=$PWD
 
@@ -44,7 +44,7 @@ fi
 
 # An existing build is only brought up to date (CI has just built it).
 if [ -f build/build.ninja ]; then
-    meson compile -C build >/dev/null
+    quiet meson compile -C build
 else
     scripts/build.sh
 fi
@@ -56,7 +56,7 @@ done
 build_root() {  # into $ROOT (a fresh machine), then cached as $TARBALL
     command -v debootstrap >/dev/null || {
         say "installing debootstrap (host tool to build the chroot)"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null
+        DEBIAN_FRONTEND=noninteractive quiet apt-get install -y -q debootstrap
     }
     mkdir -p "$GRID_CACHE"
     say "building the trixie chroot (once; cached afterwards as $TARBALL)"

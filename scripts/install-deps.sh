@@ -11,7 +11,7 @@
 # kernel comes from scripts/vm-kernel.sh, a Debian .deb unpacked, not installed).
 # busybox-static, libzstd-dev: real programs for the benchmarks (bench/).
 # macOS: prints the Homebrew line instead of guessing.
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 
 if [ "$(uname -s)" = Darwin ]; then
     echo "macOS: brew install meson ninja pkg-config glib capstone cmocka qemu" >&2
@@ -38,5 +38,5 @@ if [ ${#need[@]} -eq 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q >/dev/null
-$SUDO apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+quiet $SUDO apt-get update -q
+quiet $SUDO apt-get install -y -q --no-install-recommends "${need[@]}"

@@ -4,7 +4,7 @@
 # the regression tests no binary package ships), checked against the
 # checksum below and unpacked into BUILD/libseccomp-src.
 #   scripts/libseccomp-src.sh [BUILD]
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 build=${1:-build}
 version=$(pkg-config --modversion libseccomp)

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite with seccomp-emu and its tests built with ASan+UBSan
 # (build-asan/).  Any sanitizer report fails the test that triggered it.
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 if [ ! -f build-asan/build.ninja ]; then
-    meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+    quiet meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
 fi
-meson compile -C build-asan >/dev/null
+quiet meson compile -C build-asan
 scripts/libseccomp-src.sh build-asan
 # Leak checking is off: Unicorn keeps its translation caches to exit, and
 # seccomp-emu leaves by _exit() like the guest.  halt_on_error makes UBSan fatal.

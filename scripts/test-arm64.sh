@@ -12,7 +12,7 @@
 # qemu-user answers seccomp(2) with ENOSYS, so every run would exit 126.
 #
 # usage: scripts/test-arm64.sh [meson test arguments, e.g. --suite unit or --no-suite signals]
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
@@ -28,8 +28,8 @@ need=()
 for p in "${pkgs[@]}"; do have "$p" || need+=("$p"); done
 if [ ${#need[@]} -gt 0 ]; then
     dpkg --print-foreign-architectures | grep -qx arm64 || $SUDO dpkg --add-architecture arm64
-    $SUDO apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+    quiet $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive quiet $SUDO apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 
 # aarch64 programs started by exec (the harnesses start seccomp-emu) go to
@@ -43,10 +43,10 @@ fi
 grep -qx enabled "$binfmt/qemu-aarch64" || { echo "test-arm64: binfmt_misc qemu-aarch64 is not enabled" >&2; exit 1; }
 
 if [ ! -f build-arm64/build.ninja ]; then
-    meson setup build-arm64 --cross-file build-aux/cross/aarch64-linux-gnu.ini \
-        -Dself_sandbox=disabled >/dev/null
+    quiet meson setup build-arm64 --cross-file build-aux/cross/aarch64-linux-gnu.ini \
+        -Dself_sandbox=disabled
 fi
-meson compile -C build-arm64 >/dev/null
+quiet meson compile -C build-arm64
 file -b build-arm64/seccomp-emu | grep -q aarch64 || { echo "test-arm64: build-arm64/seccomp-emu is not an aarch64 program" >&2; exit 1; }
 
 # Failures are judged after the run: each must be a qemu-user difference

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs all tests: unit tests (cmocka) and the
 # differential tests that compare seccomp-emu with the real kernel.
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 scripts/build.sh
 scripts/libseccomp-src.sh build   # libseccomp's regression tests (test libseccomp-suite)

@@ -9,7 +9,7 @@
 # filter table's calls (timers, sleeps, signals, faults), and the self-sandbox
 # test switch, whose forbidden calls must end in SIGSYS there as here.
 # usage: scripts/vm-arm64-sandbox.sh
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 scripts/build.sh
 scripts/test-arm64.sh --suite unit >/dev/null   # the arm64 toolchain, libraries and binfmt
@@ -17,24 +17,28 @@ SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 for p in qemu-system-arm libseccomp-dev:arm64; do
     dpkg-query -W -f='${Status}' $p 2>/dev/null | grep -q 'install ok installed' ||
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $p >/dev/null
+        DEBIAN_FRONTEND=noninteractive quiet $SUDO apt-get install -y -q --no-install-recommends $p
 done
 sb=build-arm64-sandbox
 if [ ! -f $sb/build.ninja ]; then
-    meson setup $sb --cross-file build-aux/cross/aarch64-linux-gnu.ini -Dself_sandbox=enabled >/dev/null
+    quiet meson setup $sb --cross-file build-aux/cross/aarch64-linux-gnu.ini -Dself_sandbox=enabled
 fi
 guests="examples/hello_strict64 examples/allowed_calls64 tests/guests/glibc_hello64 tests/guests/glibc_hello32
         tests/signals/sig_async64 tests/signals/sig_masks64 tests/signals/sig_faults64 tests/signals/sig_faults32
         tests/hostile/hostile_hostcalls64"
-meson compile -C $sb seccomp-emu >/dev/null
+quiet meson compile -C $sb seccomp-emu
 
 vm=$sb/vm
 mkdir -p $vm
 if [ ! -s $vm/vmlinuz ]; then
     work=$(mktemp -d)
-    (cd "$work" && apt-get download linux-image-arm64:arm64 >/dev/null 2>&1 &&
-     image=$(dpkg-deb -f linux-image-arm64_*.deb Depends | sed -n 's/^\(linux-image-[^ ,]*\).*/\1/p') &&
-     apt-get download "$image:arm64" >/dev/null 2>&1 && dpkg-deb -x "$image"_*.deb x)
+    chmod a+rwx "$work"   # apt's download user writes here
+    (cd "$work"
+     quiet apt-get download linux-image-arm64:arm64
+     image=$(dpkg-deb -f linux-image-arm64_*.deb Depends | sed -n 's/^\(linux-image-[^ ,]*\).*/\1/p')
+     [ -n "$image" ] || { echo "vm-arm64-sandbox: linux-image-arm64 names no kernel image" >&2; exit 1; }
+     quiet apt-get download "$image:arm64"
+     dpkg-deb -x "$image"_*.deb x)
     cp "$(ls "$work"/x/boot/vmlinuz-* | head -1)" $vm/vmlinuz
     rm -rf "$work"
 fi

@@ -8,7 +8,7 @@
 #   scripts/vm-judge.sh [BUILD] [MESON TEST ARGUMENT...]
 # Default: --suite diff --suite examples+diff --suite signals --suite hostile
 # --suite raw --suite trace.
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
@@ -22,6 +22,7 @@ start=$(date +%s)
 SECCOMP_EMU_NATIVE=collect meson test -C "$build" --no-rebuild "${args[@]}" \
     --logbase vm-collect >/dev/null 2>&1 || true
 collected=$(date +%s)
-n=$(ls "$build/vm-spool" 2>/dev/null | wc -l)
+n=0
+[ -d "$build/vm-spool" ] && n=$(ls "$build/vm-spool" | wc -l)
 python3 tools/vm/vmjudge.py spool --build "$build"
 echo "vm-judge: $n cases collected in $((collected - start)) s, answered in $(($(date +%s) - collected)) s"

@@ -5,8 +5,7 @@
 # where apt knows it, as its auxiliary vector matches a current kernel's
 # (6.1 lacks AT_RSEQ_*), else the default release's.
 #   scripts/vm-kernel.sh [BUILD]       (default build)
-set -euo pipefail
-trap 'echo "vm-kernel: failed (line $LINENO: $BASH_COMMAND)" >&2' ERR
+. "$(dirname "$0")/lib/fail-loudly.bash"
 build=${1:-build}
 dest="$build/vm"
 if [ -s "$dest/vmlinuz" ]; then
@@ -15,6 +14,7 @@ fi
 mkdir -p "$dest"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+chmod a+rwx "$work"   # apt's download user (_apt) writes here
 cd "$work"
 meta=linux-image-amd64
 policy=$(apt-cache policy linux-image-amd64 2>/dev/null || true)
@@ -22,31 +22,24 @@ codename=$(. /etc/os-release; echo "${VERSION_CODENAME:-}")
 if ! grep -q ' 6\.12\.' <<<"$policy" && [ "$codename" = bookworm ] && [ "$(id -u)" -eq 0 ]; then
     # Debian 13's kernel from the mirror bookworm already uses, pinned low so
     # that nothing else on the host ever comes from trixie.
-    # One-line sources (sources.list, *.list) or deb822 (*.sources, whose
-    # URIs: lines new installs and container images have); only the files
-    # that exist, so that a missing sources.list is no error under pipefail.
-    sources=()
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] && sources+=("$f")
-    done
-    mirror=
-    if [ ${#sources[@]} -gt 0 ]; then
-        mirror=$(grep -hoE 'https?://[^ ]+/debian/?( |$)' "${sources[@]}" | head -1 | tr -d ' ' || true)
-    fi
+    # The mirror from the host's sources, one-line or deb822 (fail-loudly.bash).
+    mirror=$(debian_mirror)
     if [ -n "$mirror" ]; then
         echo "deb $mirror trixie main" > /etc/apt/sources.list.d/seccomp-emu-trixie.list
         printf 'Package: *\nPin: release n=trixie\nPin-Priority: 100\n' \
             > /etc/apt/preferences.d/seccomp-emu-trixie
-        apt-get update -q >/dev/null 2>&1 || true
+        quiet apt-get update -q ||
+            echo "vm-kernel: apt-get update with trixie failed; taking the kernel apt already knows" >&2
         policy=$(apt-cache policy linux-image-amd64 2>/dev/null || true)
     fi
 fi
 if grep -q ' 6\.12\.' <<<"$policy"; then
     meta=linux-image-amd64/trixie
 fi
-apt-get download "$meta" >/dev/null
+quiet apt-get download "$meta"
 image=$(dpkg-deb -f linux-image-amd64_*.deb Depends | sed -n 's/^\(linux-image-[^ ,]*\).*/\1/p')
-apt-get download "$image" >/dev/null
+[ -n "$image" ] || { echo "vm-kernel: $meta names no kernel image" >&2; exit 1; }
+quiet apt-get download "$image"
 dpkg-deb -x "$image"_*.deb x
 kernel=$(ls x/boot/vmlinuz-* | head -1)
 grep -q '^CONFIG_IA32_EMULATION=y' x/boot/config-* ||

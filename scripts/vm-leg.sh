@@ -7,7 +7,7 @@
 # answer, and the emulator with the VM's kernel.  Known VM-CPU differences
 # are pinned in tests/native/vm-differences.txt (docs/differential-testing.md).
 #   scripts/vm-leg.sh [BUILD]
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 build=${1:-build}
 start=$(date +%s)

@@ -55,8 +55,9 @@ NEEDED = ['tools/testing/selftests/seccomp/seccomp_bpf.c',
           'tools/testing/selftests/clone3/clone3_selftests.h']
 
 
-def obtain(cache):
-    """The selftest sources in cache/src; returns the kernel version or None."""
+def obtain(cache, errors):
+    """The selftest sources in cache/src; returns the kernel version or None
+    (with why each package failed in ERRORS)."""
     stamp = os.path.join(cache, 'version')
     if os.path.exists(stamp):
         return open(stamp).read().strip()
@@ -65,9 +66,15 @@ def obtain(cache):
         dl = os.path.join(cache, 'dl')
         shutil.rmtree(dl, ignore_errors=True)
         os.makedirs(dl)
-        r = subprocess.run(['apt-get', 'download', pkg], cwd=dl, capture_output=True)
+        try:
+            r = subprocess.run(['apt-get', 'download', pkg], cwd=dl, capture_output=True)
+        except OSError as e:   # no apt-get here
+            errors.append('%s: %s' % (pkg, e))
+            continue
         debs = glob.glob(os.path.join(dl, '*.deb'))
         if r.returncode != 0 or not debs:
+            last = (r.stderr.decode(errors='replace').strip().splitlines() or ['no .deb'])[-1]
+            errors.append('%s: %s' % (pkg, last))
             continue
         ver = pkg[len('linux-source-'):]
         tarball = './usr/src/linux-source-%s.tar.xz' % ver
@@ -117,10 +124,11 @@ def main():
     ap.add_argument('--ledger')
     ap.add_argument('--cc', default='cc')
     a = ap.parse_args()
-    version = obtain(a.cache)
+    errors = []
+    version = obtain(a.cache, errors)
     if not version:
-        print('SKIP: no linux-source package could be downloaded (apt-get download %s)'
-              % ' or '.join(PACKAGES))
+        print('SKIP: no linux-source package could be downloaded (apt-get download %s): %s'
+              % (' or '.join(PACKAGES), '; '.join(errors)))
         return 77
     os.makedirs(a.work, exist_ok=True)
     seldir = os.path.join(a.cache, 'src', 'tools/testing/selftests')
