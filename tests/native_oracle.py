@@ -27,8 +27,10 @@ comes from the VM cache that one boot per batch fills.  A collect pass
 instead of judging; `vmjudge.py spool` boots once and answers them all; the
 test run then reads the cache.  Where the VM has answered, a recording of
 the case must agree with it like with the host; where it has not (no VM
-here, or no collect pass), the recording answers.  A case whose native run
-needs what a VM cannot give (a peer on the host) passes no request.
+here, or no collect pass), the recording answers; a case with neither has
+the VM boot for it alone (scripts/test.sh fetches the VM's kernel on a host
+that lacks a capability).  A case whose native run needs what a VM cannot
+give (a peer on the host) passes no request.
 
 SECCOMP_EMU_NATIVE=record writes the kernel's answers, the host's or the
 VM's, to tests/native/HARNESS/, each saying which kernel, CPU and date.
@@ -256,6 +258,14 @@ class Oracle:
             return got, 'native', []
         vm = self.vm() if request is not None and self.leg != 'host' else None
         answer = vm.with_cpu(vm_cpu(vendor)).cached(request) if vm else None
+        vm_failed = None
+        if answer is None and vm is not None and rec is None:
+            # Nothing else can judge this case here: the VM boots for it
+            # alone (its answer is cached for the next run).
+            try:
+                answer, = vm.with_cpu(vm_cpu(vendor)).run([request])
+            except RuntimeError as e:
+                vm_failed = str(e)
         if answer is not None:
             got = convert(answer)
             label = 'the VM (host lacks %s; %s)' % (', '.join(lacks), answer.by)
@@ -270,6 +280,7 @@ class Oracle:
                'its native run cannot be made in the VM (see the harness)' if request is None else
                'SECCOMP_EMU_NATIVE_LEG=host' if self.leg == 'host' else
                'no VM here: %s' % self.vm_missing if vm is None else
+               vm_failed if vm_failed else
                'no VM answer cached: scripts/vm-judge.sh runs the batch')
         if self.mode == 'record':
             return None, 'native', ['cannot record %s: the host lacks %s and %s'

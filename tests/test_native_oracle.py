@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The native oracle's rules, with a fake capability probe and a fake VM
-cache: a case the host cannot run fails without a recording or a VM answer,
-a recording answers for it, the VM's cached answer judges where there is
+cache: a case the host cannot run, with no recording and no cached VM
+answer, has the VM boot for it (and fails when the VM fails), a recording
+answers for it, the VM's cached answer judges where there is
 one (and a recording that disagrees with it fails), a collect pass spools
 the request and judges nothing, record mode saves the VM's answer with its
 kernel, CPU and date, a recording that disagrees with a live kernel run
@@ -60,7 +61,13 @@ def main():
         os.makedirs(os.path.join(build, 'vm'))
         for f in ('tools/vm_init', 'vm/vmlinuz'):
             open(os.path.join(build, f), 'w').close()
-        os.environ['SECCOMP_EMU_VM_QEMU'] = '/bin/true'
+        # a qemu that notes each boot and fails it
+        booted = os.path.join(tmp, 'booted')
+        fake_qemu = os.path.join(tmp, 'qemu')
+        with open(fake_qemu, 'w') as f:
+            f.write('#!/bin/sh\necho >> %s\nexit 1\n' % booted)
+        os.chmod(fake_qemu, stat.S_IRWXU)
+        os.environ['SECCOMP_EMU_VM_QEMU'] = fake_qemu
         os.environ.pop('SECCOMP_EMU_VM_KERNEL', None)
         os.environ.pop('SECCOMP_EMU_VM_CACHE', None)
         emu = os.path.join(build, 'seccomp-emu')
@@ -77,8 +84,10 @@ def main():
         os.environ['SECCOMP_EMU_NATIVE'] = 'auto'
         want, label, problems = native_oracle.Oracle('t', emu).judge(
             'k', i386, live, lambda: answer, (), req, convert)
-        check(want is None and problems and 'no VM answer cached' in problems[0],
-              'no ia32, the VM has not answered, no recording: a problem saying so')
+        check(want is None and problems and 'the VM answered 0 of 1' in problems[0]
+              and os.path.exists(booted) and not calls,
+              'no ia32, nothing cached, no recording: the VM boots for the case (here it fails)')
+        os.unlink(booted)
         vm = native_oracle.vmjudge.Vm.from_env(build).with_cpu(native_oracle.vm_cpu())
         vm_answer = native_oracle.vmjudge.Answer(7 << 8, b'out', b'', '6.12.0-test',
                                                  'tcg, -cpu max: AuthenticAMD, QEMU',

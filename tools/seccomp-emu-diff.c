@@ -611,8 +611,9 @@ static int native_vm(Native *n, const char *leg, char **prog)
                       : VMJUDGE_PATH;
     const char *python = g_getenv("PYTHON") ? g_getenv("PYTHON") : "python3";
     gchar *build = g_path_get_dirname(opt_emu);
-    /* under a test with a recording to fall back on, answer from the cache */
-    gboolean cached_only = strcmp(leg, "auto") == 0 && opt_recorded;
+    /* with a recording to fall back on, answer from the cache only; with
+     * none, the VM boots for this case (its answer is cached) */
+    gboolean cached_only = strcmp(leg, "auto") == 0 && n->have;
     int v = vm_answer(python, judge, build, prog, opt_stdin, vendor, opt_timeout, cached_only,
                       &n->vm, &err);
     g_free(build);

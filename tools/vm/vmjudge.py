@@ -315,8 +315,11 @@ class Vm:
                 raise RuntimeError('vmjudge: the VM did not finish %d cases in %d s'
                                    % (len(todo), timeout))
             took = time.monotonic() - t0
-            with open(results, 'rb') as f:
-                report = f.read().replace(b'\r', b'')
+            try:
+                with open(results, 'rb') as f:
+                    report = f.read().replace(b'\r', b'')
+            except FileNotFoundError:   # qemu never started the machine
+                report = b''
             kernel = cpu_name = None
             done = False
             date = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d')
@@ -344,8 +347,11 @@ class Vm:
                 log('vmjudge: one boot of Linux %s (-cpu %s), %d cases, %.1f s'
                     % (kernel, self.cpu, len(todo), took))
             if not done or got != len(todo):
-                with open(console, 'rb') as f:
-                    tail = f.read()[-600:].decode(errors='replace')
+                try:
+                    with open(console, 'rb') as f:
+                        tail = f.read()[-600:].decode(errors='replace')
+                except FileNotFoundError:
+                    tail = ''
                 raise RuntimeError('vmjudge: the VM answered %d of %d cases (qemu status %d): %s'
                                    % (got, len(todo), p.returncode,
                                       (p.stderr.decode(errors='replace') + tail).strip()
