@@ -9,7 +9,8 @@ file is nobody's business here) and the same rlimits the emulator is told
 to impose with --emu-arg; the core-dump bit of the wait status is not
 compared, only the signal number.  With --no-native the emulated run is
 checked against --expect-status/--expect-stdout instead (for what no native
-run can judge).  Where this host cannot run a case natively (an i386 guest
+run can judge); without it, --expect-status is what the native answer must
+be as well (two hangs agree, and still fail).  Where this host cannot run a case natively (an i386 guest
 on a kernel without IA-32 emulation, --native-needs=tsc-off on a hypervisor
 that ignores it), the kernel's recorded answer judges it
 (tests/native_oracle.py).  Exit 0 if all agree, 1 if not, 2 on a usage error.
@@ -310,6 +311,10 @@ def main():
             if a.compare_stderr and w_stderr != g_stderr:
                 ok = False
                 why.append('stderr differs')
+            # both legs may agree on the wrong end (two hangs, say)
+            if a.expect_status and w_out != parse_expected(a.expect_status):
+                ok = False
+                why.append('native status: expected %s' % a.expect_status)
     runs.append(emu)
     if a.stderr_match and not re.search(a.stderr_match, emu.stderr.decode(errors='replace')):
         ok = False

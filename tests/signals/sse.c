@@ -226,10 +226,21 @@ static void report(int sig, int code, uintptr_t addr, long trapno, long err, uin
         cur->misalign, sig, (unsigned)code, sym(addr), trapno, err, sym(ip));
 }
 
+/* A fault anywhere but at the case's instruction ends the run: resuming
+ * at the case's end from elsewhere would loop or run on at random. */
+static void outside(int sig, uintptr_t ip)
+{
+    if (!cur || ip != (uintptr_t)cur->at) {
+        say("signal %d outside a case's instruction: the run ends here\n", sig);
+        sys_exit(3);
+    }
+}
+
 static void on_info(int sig, siginfo_t *si, void *ucv)
 {
     ucontext_t *uc = ucv;
     greg_t *g = uc->uc_mcontext.gregs;
+    outside(sig, (uintptr_t)g[REG_PC]);
     report(sig, si->si_code, (uintptr_t)si->si_addr, (long)g[REG_TRAPNO], (long)g[REG_ERR],
            (uintptr_t)g[REG_PC]);
     g[REG_PC] = (greg_t)cur->after;
@@ -241,6 +252,7 @@ static void on_plain_fault(int sig)
     volatile ucontext_t *uc = (volatile ucontext_t *)((char *)__builtin_frame_address(0) + 16);
     /* volatile: GCC takes stores above the frame for dead ones */
     volatile greg_t *g = uc->uc_mcontext.gregs;
+    outside(sig, (uintptr_t)g[REG_PC]);
     report(sig, -1, (uintptr_t)g[REG_CR2], (long)g[REG_TRAPNO], (long)g[REG_ERR],
            (uintptr_t)g[REG_PC]);
     g[REG_PC] = (greg_t)cur->after;
@@ -250,6 +262,7 @@ static void on_plain_fault(int sig)
 {
     volatile struct sigcontext *sc =
         (volatile struct sigcontext *)((char *)__builtin_frame_address(0) + 12);
+    outside(sig, sc->eip);
     report(sig, -1, sc->cr2, (long)sc->trapno, (long)sc->err, sc->eip);
     sc->eip = (unsigned long)cur->after;
 }
