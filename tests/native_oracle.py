@@ -77,6 +77,20 @@ def host_caps(probe):
     return _caps[probe]
 
 
+def hostcaps_path(emu):
+    """The capability probe for the build holding EMU: SECCOMP_EMU_HOSTCAPS,
+    else BUILD/tests/hostcaps."""
+    return os.environ.get('SECCOMP_EMU_HOSTCAPS') or \
+        os.path.join(os.path.dirname(os.path.abspath(emu)), 'tests', 'hostcaps')
+
+
+def runs_i386(emu):
+    """Whether this host's kernel runs i386 programs (IA-32 emulation), for
+    a harness that runs them natively without an oracle.  An exec that
+    works proves nothing: binfmt_misc may hand the program to qemu-i386."""
+    return host_caps(hostcaps_path(emu))['ia32']
+
+
 def encode(v):
     """JSON that keeps bytes and tuples apart from str and lists."""
     if isinstance(v, bytes):
@@ -169,8 +183,7 @@ class Oracle:
             raise SystemExit('native_oracle: SECCOMP_EMU_NATIVE=%s: use auto, record or collect'
                              % self.mode)
         self.build = os.path.dirname(os.path.abspath(emu))
-        self.probe = os.environ.get('SECCOMP_EMU_HOSTCAPS') or \
-            os.path.join(self.build, 'tests', 'hostcaps')
+        self.probe = hostcaps_path(emu)
         self._vm = False
         # which kernel answers: the host's where it can (auto), the VM's
         # for every case that can run there (vm), or never the VM's (host)

@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from native_oracle import host_caps  # noqa: E402
+from native_oracle import runs_i386  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -320,13 +320,10 @@ class Runner:
         self.guest = {'32': os.path.abspath(a.guest32), '64': os.path.abspath(a.guest64)}
         self.cwd = tempfile.mkdtemp(prefix='difffuzz-')
         self.known = load_known(a.known)
-        # The kernel judges only the ABIs this host can run natively.  An
-        # i386 program needs IA-32 emulation (tests/hostcaps): without it
-        # exec fails, or binfmt_misc hands the program to qemu-i386, whose
-        # answers are not the kernel's.
-        probe = os.environ.get('SECCOMP_EMU_HOSTCAPS') or \
-            os.path.join(os.path.dirname(self.emu), 'tests', 'hostcaps')
-        ia32 = host_caps(probe)['ia32']
+        # The kernel judges only the ABIs this host can run natively: i386
+        # needs IA-32 emulation (without it exec fails, or qemu-i386 runs
+        # the program through binfmt_misc).
+        ia32 = runs_i386(self.emu)
         self.abis = [abi for abi in ('32', '64') if (abi == '64' or ia32)
                      and run1([self.guest[abi]], self.cwd)[2] == 2 << 8]
         if '32' not in self.abis:
