@@ -10,6 +10,7 @@
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
 #include "emu/host/fdmap.h"
+#include "emu/host/grants.h"
 #include "emu/engine/host_tune.h"
 #include "emu/kernel/async.h"
 #include "emu/kernel/limits.h"
@@ -180,6 +181,7 @@ int main(int argc, char **argv)
     g_option_context_add_main_entries(ctx, options, NULL);
     g_option_context_add_group(ctx, trace_option_group());
     g_option_context_add_group(ctx, fdmap_option_group());
+    g_option_context_add_group(ctx, grants_option_group());
     g_option_context_add_group(ctx, raw_option_group());
     g_option_context_add_group(ctx, limits_option_group());
     g_option_context_add_group(ctx, sandbox_option_group());
@@ -248,9 +250,17 @@ int main(int argc, char **argv)
     fdtable_init_std(t->fds);
     if ((e = fdmap_setup(t->fds)))
         die(FDMAP_EXIT_FAILED, NULL, e);
+    if ((e = grants_setup(t)))
+        die(GRANTS_EXIT_FAILED, NULL, e);
     /* The guest's writes to a closed pipe must come back as EPIPE, so the
      * guest, not seccomp-emu, meets the SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
+    /* The last file seccomp-emu opens for itself; then, with grants, the
+     * file system closes to all but them, before any thread starts. */
+    if ((e = trace_open_output()))
+        die(EXIT_USAGE, NULL, e);
+    if ((e = sandbox_confine_files()))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
 
     uint64_t top = TASK_SIZE_LINUX(info.is64), sp, entry, start;
     if ((e = host_tune_memory()))

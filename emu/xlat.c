@@ -3,13 +3,16 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "abi/linux.h"
 #include "abi/signal_linux.h"
 
 int xlat_errno_to_linux(int e)
 {
-    /* Only what a read or write on a host descriptor can answer. */
+    /* What a read or write on a host descriptor, or a walk in a granted
+     * directory (emu/kernel/vfs.c), can answer.  FreeBSD answers EMLINK
+     * where Linux answers ELOOP: an O_NOFOLLOW open of a symlink. */
     static const struct {
         int host, linux_;
     } map[] = {
@@ -25,6 +28,10 @@ int xlat_errno_to_linux(int e)
         { ENETDOWN, ENETDOWN_LINUX }, { ENETUNREACH, ENETUNREACH_LINUX },
         { EHOSTUNREACH, EHOSTUNREACH_LINUX }, { ECONNREFUSED, ECONNREFUSED_LINUX },
         { ESHUTDOWN, ESHUTDOWN_LINUX }, { ENOBUFS, ENOBUFS_LINUX },
+        { ENOTDIR, ENOTDIR_LINUX }, { ELOOP, ELOOP_LINUX }, { EMLINK, ELOOP_LINUX },
+        { ENAMETOOLONG, ENAMETOOLONG_LINUX }, { EEXIST, EEXIST_LINUX }, { EROFS, EROFS_LINUX },
+        { EOVERFLOW, EOVERFLOW_LINUX }, { ENODEV, ENODEV_LINUX }, { EMFILE, EMFILE_LINUX },
+        { ENFILE, ENFILE_LINUX },
     };
     for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++)
         if (map[i].host == e)
@@ -67,4 +74,28 @@ int xlat_whence_to_host(int whence)
     static const int host[] = { [SEEK_SET_LINUX] = SEEK_SET, [SEEK_CUR_LINUX] = SEEK_CUR,
                                 [SEEK_END_LINUX] = SEEK_END };
     return host[whence];
+}
+
+uint32_t xlat_mode_to_linux(unsigned host_mode)
+{
+    mode_t m = (mode_t)host_mode;
+    uint32_t type = S_ISREG(m) ? S_IFREG_LINUX : S_ISDIR(m) ? S_IFDIR_LINUX
+                  : S_ISLNK(m) ? S_IFLNK_LINUX : S_ISCHR(m) ? S_IFCHR_LINUX
+                  : S_ISBLK(m) ? S_IFBLK_LINUX : S_ISFIFO(m) ? S_IFIFO_LINUX
+                  : S_ISSOCK(m) ? S_IFSOCK_LINUX : 0;
+    return type | (uint32_t)(m & 07777);
+}
+
+unsigned xlat_dtype_of_mode(uint32_t linux_mode)
+{
+    switch (linux_mode & S_IFMT_LINUX) {
+    case S_IFREG_LINUX: return DT_REG_LINUX;
+    case S_IFDIR_LINUX: return DT_DIR_LINUX;
+    case S_IFLNK_LINUX: return DT_LNK_LINUX;
+    case S_IFCHR_LINUX: return DT_CHR_LINUX;
+    case S_IFBLK_LINUX: return DT_BLK_LINUX;
+    case S_IFIFO_LINUX: return DT_FIFO_LINUX;
+    case S_IFSOCK_LINUX: return DT_SOCK_LINUX;
+    default: return DT_UNKNOWN_LINUX;
+    }
 }

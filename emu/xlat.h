@@ -4,6 +4,8 @@
 #ifndef EMU_XLAT_H
 #define EMU_XLAT_H
 
+#include <stdint.h>
+
 /* A host errno as the Linux errno the guest sees (EIO for the unknown). */
 int xlat_errno_to_linux(int host_errno);
 
@@ -12,5 +14,11 @@ int xlat_signal_to_host(int sig);
 
 /* The host's whence for Linux's SEEK_SET, SEEK_CUR or SEEK_END. */
 int xlat_whence_to_host(int whence);
+
+/* A host st_mode as Linux's (type bits and permissions). */
+uint32_t xlat_mode_to_linux(unsigned host_mode);
+
+/* The getdents d_type Linux gives an inode of `linux_mode`. */
+unsigned xlat_dtype_of_mode(uint32_t linux_mode);
 
 #endif

@@ -286,7 +286,7 @@ static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool 
     struct chunk *c = chunk_new(len);
     if (!c)
         return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, g_strerror(errno));
-    struct vma v = { addr, addr + len, prot, c->base, c, name, false, shared };
+    struct vma v = { addr, addr + len, prot, c->base, c, name, false, shared, false };
     err_t e = insert_piece(mm, v);
     if (c->refs == 0) {
         c->refs = 1;
@@ -456,6 +456,10 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
     uint64_t end = addr + plen;
     for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < end; i++) {
         struct vma *v = VMA(mm, i);
+        /* do_mprotect_pkey(): write access a piece may never have is
+         * EACCES; the pieces before it stay changed, as in Linux. */
+        if ((prot & PROT_WRITE_LINUX) && v->no_write)
+            return -EACCES_LINUX;
         /* mprotect_fixup(): a piece that turns into data must fit; the
          * pieces before it stay changed, as in Linux. */
         struct vma after = *v;
@@ -600,6 +604,12 @@ uint64_t mm_brk(struct mm *mm, uint64_t want)
     }
     mm->brk_cur = want;
     return want;
+}
+
+void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++)
+        VMA(mm, i)->no_write = true;
 }
 
 int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)

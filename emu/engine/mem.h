@@ -25,6 +25,8 @@ struct vma {
     const char *name;    /* "[stack]", "[vdso]", segment, for diagnostics */
     bool hidden;         /* seccomp-emu's own page: kernel memory to the guest */
     bool shared;         /* MAP_SHARED: never counted as data */
+    bool no_write;       /* MAP_SHARED of a read-only descriptor: PROT_WRITE can
+                            never be added (Linux's VM_MAYWRITE clear) */
 };
 
 /* The mapping that grows down on faults; like Linux's VM_GROWSDOWN stack
@@ -101,6 +103,9 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
                   int flags, uint64_t new_addr);
 uint64_t mm_brk(struct mm *mm, uint64_t want);
+/* Mark [addr, addr+len), just mapped, as a shared mapping of a read-only
+ * descriptor: mprotect can then never add PROT_WRITE (EACCES). */
+void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len);
 /* RLIMIT_DATA's soft and hard values, in bytes, as mmap, mprotect, mremap
  * and brk test them. */
 void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max);

@@ -10,7 +10,13 @@
  * signals and timers to ourselves, exit) are allowed; everything else kills
  * the whole process with SIGSYS (SECCOMP_RET_KILL_PROCESS), so no call that
  * names a path, creates a descriptor or starts a process can run.  The filter
- * is applied to every thread (TSYNC) and keeps no_new_privs. */
+ * is applied to every thread (TSYNC) and keeps no_new_privs.
+ *
+ * With --ro grants, seccomp-emu walks the granted directories itself
+ * (emu/kernel/vfs.c): the rows marked GRANTS then allow read-only opens that
+ * follow no symlink, and listing and link reading.  A filter cannot see
+ * the path an open names, so Landlock (sandbox_landlock_grants, below)
+ * holds those opens to the granted directories, for every thread. */
 #include "emu/host/sandbox.h"
 
 #include <errno.h>
@@ -25,8 +31,12 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/landlock.h>
+#include <sys/prctl.h>
 #include <termios.h>
 #include <unistd.h>
+
+#include "emu/kernel/vfs.h"
 
 enum arg_rule {
     ANY,
@@ -38,6 +48,9 @@ enum arg_rule {
     RULE_CLONE_THREAD, /* a thread of ours, never a new process */
     ENOSYS_ANSWER,   /* clone3: its flags are in memory a filter cannot read;
                         -ENOSYS makes glibc fall back to clone, checked above */
+    GRANTS_OPEN_RO,  /* with grants: openat read-only, O_NOFOLLOW, creating nothing */
+    GRANTS_ANY,      /* with grants: any arguments */
+    GRANTS_FCNTL_SETFD, /* with grants: F_SETFD */
 };
 
 static const struct allow {
@@ -68,6 +81,14 @@ static const struct allow {
                          "would disclose metadata, never contents" },
     { "ioctl", IOCTL_TTY_QUERY, "terminal queries the guest may make (sys_stat.c)" },
     { "fcntl", FCNTL_QUERY, "F_GETFL for the guest, F_GETFD" },
+    /* The walk in granted directories (emu/kernel/vfs.c), held to them by
+     * Landlock. */
+    { "openat", GRANTS_OPEN_RO, "one name below a granted directory, read-only, never "
+                                "through a symlink; Landlock names the directories" },
+    { "getdents64", GRANTS_ANY, "listing a granted directory (readdir)" },
+    { "readlinkat", GRANTS_ANY, "reading a granted symlink, to follow it inside the guest's "
+                                "namespace: discloses a link body, never contents" },
+    { "fcntl", GRANTS_FCNTL_SETFD, "fdopendir() marks its descriptor close-on-exec" },
     /* Memory: guest pages (emu/engine/mem.c), Unicorn's translator, malloc. */
     { "mmap", ANY, "guest pages, translator, malloc" },
     { "munmap", ANY, "guest pages, translator, malloc" },
@@ -126,6 +147,10 @@ static const struct allow {
 
 static err_t add_rule(scmp_filter_ctx ctx, const struct allow *a)
 {
+    bool grants_row = a->rule == GRANTS_OPEN_RO || a->rule == GRANTS_ANY ||
+                      a->rule == GRANTS_FCNTL_SETFD;
+    if (grants_row && !vfs_has_grants())
+        return OK;
     int nr = seccomp_syscall_resolve_name(a->name);
     /* Not a call of this host's architecture (time on arm64): nothing to allow. */
     if (nr == __NR_SCMP_ERROR || nr < 0)
@@ -169,6 +194,22 @@ static err_t add_rule(scmp_filter_ctx ctx, const struct allow *a)
     case ENOSYS_ANSWER:
         r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
         break;
+    case GRANTS_OPEN_RO: {
+        /* The flags are an int: their low 32 bits, with no access mode,
+         * no O_CREAT, O_TRUNC, O_APPEND or O_TMPFILE, and O_NOFOLLOW. */
+        const scmp_datum_t mask = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND | (O_TMPFILE & ~O_DIRECTORY) |
+                                  O_PATH | O_NOFOLLOW;
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                             SCMP_A2(SCMP_CMP_MASKED_EQ, mask, O_RDONLY | O_NOFOLLOW));
+        break;
+    }
+    case GRANTS_ANY:
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+        break;
+    case GRANTS_FCNTL_SETFD:
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+                             SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_SETFD));
+        break;
     default:
         r = -EINVAL;
         break;
@@ -198,6 +239,61 @@ err_t sandbox_install_filter(void)
         e = err_new("self-sandbox: the kernel refused the filter (%s); run with "
                     "--no-self-sandbox to go without", g_strerror(-r));
     seccomp_release(ctx);
+    return e;
+}
+
+/* Every file-system access right of Landlock ABI `abi` (its header's
+ * list, cut to what the running kernel knows). */
+static uint64_t landlock_fs_rights(int abi)
+{
+    uint64_t all = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; /* ABI 1: EXECUTE..MAKE_SYM */
+#ifdef LANDLOCK_ACCESS_FS_REFER
+    if (abi >= 2)
+        all |= LANDLOCK_ACCESS_FS_REFER;
+#endif
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+    if (abi >= 3)
+        all |= LANDLOCK_ACCESS_FS_TRUNCATE;
+#endif
+#ifdef LANDLOCK_ACCESS_FS_IOCTL_DEV
+    if (abi >= 5)
+        all |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+#endif
+    return all;
+}
+
+err_t sandbox_landlock_grants(void)
+{
+    int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0,
+                           LANDLOCK_CREATE_RULESET_VERSION);
+    if (abi < 0)
+        return err_new("self-sandbox: --ro needs Landlock to keep seccomp-emu's own opens in the "
+                       "granted directories, and this kernel has none (%s); --no-self-sandbox "
+                       "runs without the self-sandbox", g_strerror(errno));
+    /* Handled: everything; allowed: reading, below each granted
+     * directory.  File grants need no rule: their one descriptor was
+     * opened before and is never opened again. */
+    struct landlock_ruleset_attr attr = { .handled_access_fs = landlock_fs_rights(abi) };
+    int rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+    if (rs < 0)
+        return err_new("self-sandbox: landlock_create_ruleset: %s", g_strerror(errno));
+    err_t e = OK;
+    for (unsigned i = 0; !e; i++) {
+        int fd = vfs_grant_dir_fd(i);
+        if (fd < 0)
+            break;
+        struct landlock_path_beneath_attr beneath = {
+            .allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR,
+            .parent_fd = fd,
+        };
+        if (syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) != 0)
+            e = err_new("self-sandbox: landlock_add_rule: %s", g_strerror(errno));
+    }
+    if (!e && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        e = err_new("self-sandbox: PR_SET_NO_NEW_PRIVS: %s", g_strerror(errno));
+    if (!e && syscall(SYS_landlock_restrict_self, rs, 0) != 0)
+        e = err_new("self-sandbox: landlock_restrict_self: %s", g_strerror(errno));
+    close(rs);
     return e;
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "abi/linux.h"
+#include "emu/kernel/vfs.h"
 
 /* Every live table: a granted host descriptor is closed when the guest's
  * last name for it goes, in whichever table that was. */
@@ -57,6 +58,8 @@ struct gfd gfd_dup(const struct gfd *g)
     struct gfd copy = *g;
     if (copy.kind == GFD_FILE)
         file_get(copy.file);
+    if (copy.kind == GFD_GRANT)
+        ofile_get(copy.ofile);
     return copy;
 }
 
@@ -76,6 +79,10 @@ static void gfd_release(struct gfd was)
 {
     if (was.kind == GFD_FILE) {
         file_put(was.file);
+        return;
+    }
+    if (was.kind == GFD_GRANT) {
+        ofile_put(was.ofile);
         return;
     }
     /* The guest's last name for a granted endpoint closes it, so a peer
@@ -135,7 +142,12 @@ struct gfd *fdtable_get(struct fdtable *ft, int64_t fd)
 
 int fdtable_alloc(struct fdtable *ft)
 {
-    for (int i = 0; i < FD_MAX_GUEST; i++)
+    return fdtable_alloc_from(ft, 0);
+}
+
+int fdtable_alloc_from(struct fdtable *ft, int min)
+{
+    for (int i = min < 0 ? 0 : min; i < FD_MAX_GUEST; i++)
         if (ft->fd[i].kind == GFD_NONE)
             return i;
     return -EMFILE_LINUX;

@@ -1,8 +1,9 @@
 /* Guest descriptors.  Each names a host descriptor the user granted, a
  * file emulated inside seccomp-emu (/proc/self/status, /dev/null, the
  * seed's /proc/self/seccomp), or an object of the emulated kernel that
- * guest tasks share (a pipe end, an eventfd: struct file).  Nothing else
- * exists for the guest: it cannot open host files. */
+ * guest tasks share (a pipe end, an eventfd: struct file), or an open file
+ * of the guest's namespace (emu/kernel/vfs.h: what --ro grants, opened
+ * read-only by a walk seccomp-emu makes). */
 #ifndef EMU_FDTABLE_H
 #define EMU_FDTABLE_H
 
@@ -22,7 +23,10 @@ enum gfd_kind {
     GFD_SECCOMP_LISTENER, /* SECCOMP_FILTER_FLAG_NEW_LISTENER's descriptor */
     GFD_VIRTUAL,          /* a read-only emulated file (/proc/self/status, /dev/zero) */
     GFD_FILE,             /* an emulated kernel object: struct file */
+    GFD_GRANT,            /* an open file of the namespace: struct ofile */
 };
+
+struct ofile;
 
 struct file;
 
@@ -71,6 +75,7 @@ struct gfd {
     uint64_t pos; /* GFD_PROC_SECCOMP, GFD_VIRTUAL */
     int vfile;    /* GFD_VIRTUAL: enum vfile_id (emu/kernel/vfile.h) */
     struct file *file; /* GFD_FILE */
+    struct ofile *ofile; /* GFD_GRANT: one reference, shared by dups */
     bool cloexec;
 };
 
@@ -96,6 +101,8 @@ void fdtable_init_std(struct fdtable *ft);
 struct gfd *fdtable_get(struct fdtable *ft, int64_t fd);
 /* Lowest free guest descriptor, or -EMFILE. */
 int fdtable_alloc(struct fdtable *ft);
+/* Lowest free guest descriptor at or above `min`, or -EMFILE. */
+int fdtable_alloc_from(struct fdtable *ft, int min);
 /* Put `g` at `fd` (free), taking over the caller's reference to what it
  * names. */
 void fdtable_install(struct fdtable *ft, int fd, struct gfd g);

@@ -67,6 +67,8 @@ struct task {
     struct fdtable *fds;
     struct sighand *sighand;
     struct thread_group *group;
+    struct ofile *cwd;            /* the working directory (emu/kernel/vfs.h): Linux's
+                                     fs_struct; a clone takes a reference */
 
     int32_t tid;
     const struct abi *personality; /* the ELF class: TIF_IA32 or not */

@@ -47,11 +47,17 @@ static inline uint64_t uarg(const struct task *t, uint64_t v)
 
 /* sys_io.c: descriptors */
 SYS(read); SYS(write); SYS(readv); SYS(writev); SYS(pread64); SYS(pwrite64);
-SYS(open); SYS(openat); SYS(close); SYS(lseek); SYS(llseek);
+SYS(open); SYS(openat); SYS(creat); SYS(close); SYS(lseek); SYS(llseek);
 SYS(ioctl); SYS(fcntl); SYS(dup); SYS(dup2); SYS(dup3);
 
-/* sys_stat.c: the stat family on descriptors */
-SYS(fstat); SYS(fstat_compat); SYS(fstat64); SYS(newfstatat); SYS(fstatat64); SYS(statx); SYS(stat_path);
+/* sys_stat.c: the stat family */
+SYS(fstat); SYS(fstat_compat); SYS(fstat64); SYS(newfstatat); SYS(fstatat64); SYS(statx);
+SYS(stat); SYS(lstat); SYS(stat64); SYS(lstat64); SYS(stat_compat); SYS(lstat_compat);
+SYS(oldstat);
+
+/* sys_fs.c: the namespace's path calls (emu/kernel/vfs.c) */
+SYS(access); SYS(faccessat); SYS(faccessat2); SYS(getdents); SYS(getdents64);
+SYS(chdir); SYS(fchdir); SYS(getcwd);
 
 /* sys_mm.c: memory */
 SYS(brk); SYS(mmap); SYS(old_mmap); SYS(mmap2); SYS(munmap); SYS(mprotect); SYS(mremap);

@@ -14,6 +14,7 @@
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/vfile.h"
+#include "emu/kernel/vfs.h"
 #include "emu/sys/sys.h"
 #include "emu/sys/sys_host.h"
 #include "emu/xlat.h"
@@ -160,6 +161,19 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
             return -ESPIPE_LINUX; /* seq_file reads only in order here */
         return writing ? vfile_write(t, g, buf, count) : vfile_read(t, g, buf, count);
     }
+    if (g->kind == GFD_GRANT) {
+        /* Opened read-only; its offset is the guest's own, so reads are
+         * positioned whatever else shares the host descriptor. */
+        struct ofile *f = g->ofile;
+        if (writing)
+            return -EBADF_LINUX;
+        if (f->type != OFILE_REG)
+            return -EISDIR_LINUX;
+        int64_t r = rw_host(t, f->host, buf, count, false, offset >= 0 ? offset : (int64_t)f->pos);
+        if (r > 0 && offset < 0)
+            f->pos += (uint64_t)r;
+        return r;
+    }
     return rw_host(t, g->host, buf, count, writing, offset);
 }
 
@@ -200,6 +214,8 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     struct gfd *g = fdtable_get(t->fds, (int)a[0]);
     if (!g)
         return -EBADF_LINUX;
+    if (g->kind == GFD_GRANT && writing)
+        return -EBADF_LINUX; /* vfs_writev(): not open for writing */
     uint64_t vec = a[1];
     uint64_t cnt = (uint32_t)a[2];
     bool compat = in_compat_syscall(t);
@@ -213,8 +229,16 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     g_autofree uint8_t *raw = g_malloc(cnt * esz);
     if (!mm_read(t->mm, vec, raw, cnt * esz))
         return -EFAULT_LINUX;
-    if (g->kind != GFD_HOST)
+    int host = g->host;
+    int64_t offset = -1;
+    if (g->kind == GFD_GRANT) {
+        if (g->ofile->type != OFILE_REG)
+            return -EISDIR_LINUX;
+        host = g->ofile->host;
+        offset = (int64_t)g->ofile->pos;
+    } else if (g->kind != GFD_HOST) {
         return -EINVAL_LINUX;
+    }
 
     /* import_iovec: copying the vector refuses a negative length in any
      * segment (-EINVAL) before any segment's range is checked (-EFAULT);
@@ -236,7 +260,7 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     }
     uint64_t total = 0, budget = writing ? limits_output_left(t) : UINT64_MAX;
     bool over_budget = false;
-    struct iovec host[UIO_MAXIOV_LINUX];
+    struct iovec iovs[UIO_MAXIOV_LINUX];
     int n = 0;
     g_autofree struct guest_range *seg = g_new(struct guest_range, cnt);
     for (uint64_t i = 0; i < cnt; i++) {
@@ -266,19 +290,21 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
         total += len;
         seg[i] = (struct guest_range){ base, len };
         if (len && n < UIO_MAXIOV_LINUX)
-            n += guest_iov(t, base, len, writing, host + n, UIO_MAXIOV_LINUX - n);
+            n += guest_iov(t, base, len, writing, iovs + n, UIO_MAXIOV_LINUX - n);
     }
     if (over_budget && total == 0) {
-        if (wrong_direction(g->host, writing))
+        if (wrong_direction(host, writing))
             return -EBADF_LINUX;
         if (limits_output_allow(t, 1) < 0)
             return -EFBIG_LINUX;
     }
     if (n == 0)
-        return rw_host(t, g->host, 0, 0, writing, -1);
+        return rw_host(t, host, 0, 0, writing, offset);
     ssize_t r;
-    if (!host_io(t, g->host, host, n, writing, -1, &r))
+    if (!host_io(t, host, iovs, n, writing, offset, &r))
         return -ERESTARTSYS_LINUX;
+    if (offset >= 0 && r > 0)
+        g->ofile->pos += (uint64_t)r;
     if (writing && r > 0)
         limits_output_done(t, r);
     /* The host wrote behind the CPU's back: translations made from the
@@ -303,16 +329,17 @@ static bool is_proc_seccomp(struct task *t, const char *path)
     (void)t;
 }
 
-static int64_t do_open(struct task *t, uint64_t upath, int flags)
+static int64_t do_open(struct task *t, int dirfd, uint64_t upath, int flags)
 {
-    char path[4096];
+    char path[PATH_MAX_LINUX];
     int r = mm_read_string(t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
-    /* The guest sees no file system.  Under the 2.6.11 profile the seed's
-     * /proc/self/seccomp exists, emulated; today's kernels have no such
-     * file, which is -ENOENT like every other path. */
-    if (t->profile == PROFILE_2611 && is_proc_seccomp(t, path)) {
+    /* Under the 2.6.11 profile the seed's /proc/self/seccomp exists,
+     * emulated, and nothing else; today's kernels have no such file. */
+    if (t->profile == PROFILE_2611) {
+        if (!is_proc_seccomp(t, path))
+            return -ENOENT_LINUX;
         if (flags & O_CREAT_LINUX)
             return -EACCES_LINUX;
         int fd = fdtable_alloc(t->fds);
@@ -321,17 +348,20 @@ static int64_t do_open(struct task *t, uint64_t upath, int flags)
         t->fds->fd[fd] = (struct gfd){ .kind = GFD_PROC_SECCOMP };
         return fd;
     }
-    int vfile = t->profile == PROFILE_LINUX ? vfile_lookup(path) : -1;
-    if (vfile >= 0)
-        return vfile_open(t, vfile, flags);
-    return -ENOENT_LINUX;
+    /* The namespace: grants, the emulated files, the tree that leads to
+     * them (emu/kernel/vfs.c). */
+    return vfs_open(t, dirfd, path, flags);
 }
 
-SYS(open) { return do_open(t, a[0], (int)a[1]); }
+SYS(open) { return do_open(t, AT_FDCWD_LINUX, a[0], (int)a[1]); }
 
-SYS(openat)
+SYS(openat) { return do_open(t, (int)a[0], a[1], (int)a[2]); }
+
+/* creat(2) is open(O_CREAT|O_WRONLY|O_TRUNC): in a read-only namespace,
+ * EROFS where the directory exists. */
+SYS(creat)
 {
-    return do_open(t, a[1], (int)a[2]);
+    return do_open(t, AT_FDCWD_LINUX, a[0], O_CREAT_LINUX | O_WRONLY_LINUX | O_TRUNC_LINUX);
 }
 
 SYS(close) { return fdtable_close(t->fds, (int)a[0]); }
@@ -341,6 +371,8 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
     struct gfd *g = fdtable_get(t->fds, fd);
     if (!g)
         return -EBADF_LINUX;
+    if (g->kind == GFD_GRANT)
+        return ofile_lseek(g->ofile, off, whence);
     if (whence < SEEK_SET_LINUX || whence > SEEK_END_LINUX)
         return -EINVAL_LINUX;
     if (g->kind == GFD_PROC_SECCOMP) {
@@ -403,6 +435,8 @@ SYS(ioctl)
     }
 }
 
+static int64_t dup_to(struct task *t, int64_t oldfd, int64_t newfd);
+
 SYS(fcntl)
 {
     struct gfd *g = fdtable_get(t->fds, (int)a[0]);
@@ -414,7 +448,31 @@ SYS(fcntl)
     case F_SETFD_LINUX:
         g->cloexec = a[2] & 1;
         return 0;
+    case F_DUPFD_LINUX:
+    case F_DUPFD_CLOEXEC_LINUX: {
+        /* The lowest free descriptor at or above the argument. */
+        uint64_t min = uarg(t, a[2]);
+        if (min >= t->group->rlim[RLIMIT_NOFILE_LINUX].cur || min >= FD_MAX_GUEST)
+            return -EINVAL_LINUX;
+        int fd = fdtable_alloc_from(t->fds, (int)min);
+        if (fd < 0)
+            return fd;
+        dup_to(t, (int)a[0], fd);
+        t->fds->fd[fd].cloexec = (int)a[1] == F_DUPFD_CLOEXEC_LINUX;
+        return fd;
+    }
+    case F_SETFL_LINUX: {
+        /* setfl(): only these flags change; the rest stay as opened. */
+        const int settable = O_APPEND_LINUX | O_NONBLOCK_LINUX | O_DIRECT_LINUX |
+                             O_NOATIME_LINUX | O_FASYNC_LINUX;
+        if (g->kind != GFD_GRANT)
+            return -EINVAL_LINUX;
+        g->ofile->flags = (g->ofile->flags & ~settable) | ((int)a[2] & settable);
+        return 0;
+    }
     case F_GETFL_LINUX: {
+        if (g->kind == GFD_GRANT)
+            return g->ofile->flags;
         if (g->kind != GFD_HOST)
             return O_RDWR_LINUX;
         int fl = fcntl(g->host, F_GETFL);

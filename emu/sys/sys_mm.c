@@ -1,8 +1,68 @@
-/* Memory calls: anonymous memory only; the guest has no files to map. */
+/* Memory calls: anonymous memory, and copies of granted files (a guest
+ * mapping of a file is filled from it when made: the namespace is
+ * read-only, so only the host could change the file after). */
+#include <errno.h>
+#include <unistd.h>
+
 #include "abi/linux.h"
+#include "emu/kernel/vfs.h"
 #include "emu/sys/sys.h"
+#include "emu/xlat.h"
 
 SYS(brk) { return (int64_t)mm_brk(t->mm, uarg(t, a[0])); }
+
+#define MAP_SHARED_VALIDATE_LINUX 0x03
+
+/* A mapping of an open file of the namespace: fresh memory, filled from
+ * the file at `off`; past its end it stays zero. */
+static int64_t map_file(struct task *t, uint64_t addr, uint64_t len, int prot, int flags,
+                        struct ofile *f, uint64_t off)
+{
+    if (f->type != OFILE_REG)
+        return -ENODEV_LINUX;
+    int type = flags & MAP_TYPE_LINUX;
+    bool shared = type == MAP_SHARED_LINUX || type == MAP_SHARED_VALIDATE_LINUX;
+    /* do_mmap(): a shared writable mapping needs a descriptor open for
+     * writing; these are read-only. */
+    if (shared && (prot & PROT_WRITE_LINUX))
+        return -EACCES_LINUX;
+    if (len && off + PAGE_ALIGN_LINUX(len) < off)
+        return -EOVERFLOW_LINUX;
+    if (shared)
+        flags = (flags & ~MAP_TYPE_LINUX) | MAP_SHARED_LINUX;
+    int64_t at = mm_mmap(t->mm, addr, len, prot, flags);
+    if (at < 0)
+        return at;
+    uint64_t plen = PAGE_ALIGN_LINUX(len), done = 0;
+    while (done < plen) {
+        struct iovec iov[16];
+        uint64_t covered;
+        int n = mm_iovecs(t->mm, (uint64_t)at + done, plen - done, 0, iov, 16, &covered);
+        for (int i = 0; i < n; i++) {
+            for (size_t got = 0; got < iov[i].iov_len;) {
+                ssize_t r = pread(f->host, (uint8_t *)iov[i].iov_base + got, iov[i].iov_len - got,
+                                  (off_t)(off + done + got));
+                if (r < 0 && errno == EINTR)
+                    continue;
+                if (r < 0) {
+                    int64_t e = -xlat_errno_to_linux(errno);
+                    mm_munmap(t->mm, (uint64_t)at, plen);
+                    return e;
+                }
+                if (r == 0)
+                    break; /* the end of the file: the rest reads as zeros */
+                got += (size_t)r;
+            }
+            done += iov[i].iov_len;
+        }
+        if (!n)
+            break;
+    }
+    mm_written(t->mm, (uint64_t)at, plen);
+    if (shared)
+        mm_deny_write(t->mm, (uint64_t)at, plen);
+    return at;
+}
 
 static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, int flags,
                        int fd, uint64_t off)
@@ -10,9 +70,14 @@ static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, in
     if (off & (PAGE_SIZE_LINUX - 1))
         return -EINVAL_LINUX;
     if (!(flags & MAP_ANONYMOUS_LINUX)) {
-        /* A descriptor the guest holds is a pipe, socket or tty: Linux
-         * refuses to map those too. */
-        return fdtable_get(t->fds, fd) ? -ENODEV_LINUX : -EBADF_LINUX;
+        struct gfd *g = fdtable_get(t->fds, fd);
+        if (!g)
+            return -EBADF_LINUX;
+        if (g->kind == GFD_GRANT)
+            return map_file(t, addr, len, prot, flags, g->ofile, off);
+        /* Any other descriptor the guest holds is a pipe, socket or tty:
+         * Linux refuses to map those too. */
+        return -ENODEV_LINUX;
     }
     return mm_mmap(t->mm, addr, len, prot, flags);
 }

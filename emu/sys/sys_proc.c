@@ -10,6 +10,7 @@
 #include "emu/kernel/limits.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/vfile.h"
+#include "emu/kernel/vfs.h"
 #include "emu/sys/sys.h"
 
 SYS(exit)
@@ -285,26 +286,35 @@ SYS(getrandom)
     return vfile_fill(t, buf, count, true);
 }
 
-static int64_t do_readlink(struct task *t, uint64_t upath, uint64_t ubuf, int64_t size)
+static int64_t do_readlink(struct task *t, int dirfd, uint64_t upath, uint64_t ubuf,
+                           int64_t size)
 {
     /* The kernel checks bufsiz before it looks at the path (do_readlinkat). */
     if ((int32_t)size <= 0)
         return -EINVAL_LINUX;
-    char path[4096];
+    char path[PATH_MAX_LINUX];
     int r = mm_read_string(t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
     char pid_exe[64];
     g_snprintf(pid_exe, sizeof(pid_exe), "/proc/%d/exe", (int)getpid());
-    if (strcmp(path, "/proc/self/exe") && strcmp(path, pid_exe) &&
-        strcmp(path, "/proc/thread-self/exe"))
-        return -ENOENT_LINUX;
-    size_t n = MIN(strlen(t->mm->exe_path), (size_t)(int32_t)size);
-    return mm_write(t->mm, uarg(t, ubuf), t->mm->exe_path, n) ? (int64_t)n : -EFAULT_LINUX;
+    char target[PATH_MAX_LINUX];
+    int64_t len;
+    if (!strcmp(path, "/proc/self/exe") || !strcmp(path, pid_exe) ||
+        !strcmp(path, "/proc/thread-self/exe")) {
+        len = (int64_t)g_strlcpy(target, t->mm->exe_path, sizeof(target));
+    } else {
+        /* A symlink of a grant, read as it is on the host. */
+        len = vfs_readlink(t, dirfd, path, target, sizeof(target));
+        if (len < 0)
+            return len;
+    }
+    size_t n = MIN((size_t)len, (size_t)(int32_t)size);
+    return mm_write(t->mm, uarg(t, ubuf), target, n) ? (int64_t)n : -EFAULT_LINUX;
 }
 
-SYS(readlink) { return do_readlink(t, a[0], a[1], (int64_t)a[2]); }
-SYS(readlinkat) { return do_readlink(t, a[1], a[2], (int64_t)a[3]); }
+SYS(readlink) { return do_readlink(t, AT_FDCWD_LINUX, a[0], a[1], (int64_t)a[2]); }
+SYS(readlinkat) { return do_readlink(t, (int)a[0], a[1], a[2], (int64_t)a[3]); }
 SYS(sched_yield) { (void)t, (void)a; return 0; }
 /* prctl(2): the task's name here, the seccomp and no_new_privs options in
  * emu/kernel/seccomp.c, every other option -EINVAL. */

@@ -1,38 +1,19 @@
 /* The stat family and terminal queries answer what a native run would see
- * for the same host descriptor, in the guest ABI's layout.  Paths do not
- * exist for the guest: only descriptor forms (AT_EMPTY_PATH) answer. */
+ * for the same host descriptor or granted path, in the guest ABI's
+ * layout.  Paths are looked up in the guest's namespace (emu/kernel/vfs.c). */
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
-#if defined(__linux__)
-#include <sys/sysmacros.h>
-#endif
 
 #include "abi/linux.h"
 #include "emu/kernel/vfile.h"
+#include "emu/kernel/vfs.h"
 #include "emu/sys/sys.h"
 #include "emu/sys/sys_host.h"
 #include "emu/xlat.h"
-
-/* The host's stat, plus what Linux keeps that POSIX does not name. */
-struct kstat {
-    uint64_t dev_major, dev_minor, rdev_major, rdev_minor;
-    uint64_t ino, nlink, size, blocks, blksize;
-    uint32_t mode, uid, gid;
-    int64_t atime, mtime, ctime;
-    uint32_t atime_ns, mtime_ns, ctime_ns;
-};
-
-static uint32_t mode_to_linux(mode_t m)
-{
-    uint32_t type = S_ISREG(m) ? S_IFREG_LINUX : S_ISDIR(m) ? S_IFDIR_LINUX
-                  : S_ISCHR(m) ? S_IFCHR_LINUX : S_ISBLK(m) ? S_IFBLK_LINUX
-                  : S_ISFIFO(m) ? S_IFIFO_LINUX : S_ISSOCK(m) ? S_IFSOCK_LINUX : 0;
-    return type | (uint32_t)(m & 07777);
-}
 
 static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
 {
@@ -40,6 +21,8 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
     if (!g)
         return -EBADF_LINUX;
     memset(k, 0, sizeof(*k));
+    if (g->kind == GFD_GRANT)
+        return ofile_stat(g->ofile, k);
     if (g->kind == GFD_VIRTUAL) {
         vfile_stat(g, &k->mode, &k->rdev_major, &k->rdev_minor);
         k->nlink = 1;
@@ -57,27 +40,7 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
     struct stat st;
     if (fstat(g->host, &st) < 0)
         return -xlat_errno_to_linux(errno);
-    k->dev_major = major(st.st_dev);
-    k->dev_minor = minor(st.st_dev);
-    k->rdev_major = major(st.st_rdev);
-    k->rdev_minor = minor(st.st_rdev);
-    k->ino = st.st_ino;
-    k->nlink = st.st_nlink;
-    k->size = (uint64_t)st.st_size;
-    k->blocks = (uint64_t)st.st_blocks;
-    k->blksize = (uint64_t)st.st_blksize;
-    k->mode = mode_to_linux(st.st_mode);
-    k->uid = st.st_uid;
-    k->gid = st.st_gid;
-#if defined(__APPLE__)
-    k->atime = st.st_atimespec.tv_sec, k->atime_ns = (uint32_t)st.st_atimespec.tv_nsec;
-    k->mtime = st.st_mtimespec.tv_sec, k->mtime_ns = (uint32_t)st.st_mtimespec.tv_nsec;
-    k->ctime = st.st_ctimespec.tv_sec, k->ctime_ns = (uint32_t)st.st_ctimespec.tv_nsec;
-#else
-    k->atime = st.st_atim.tv_sec, k->atime_ns = (uint32_t)st.st_atim.tv_nsec;
-    k->mtime = st.st_mtim.tv_sec, k->mtime_ns = (uint32_t)st.st_mtim.tv_nsec;
-    k->ctime = st.st_ctim.tv_sec, k->ctime_ns = (uint32_t)st.st_ctim.tv_nsec;
-#endif
+    kstat_from_host(&st, k);
     return 0;
 }
 
@@ -143,13 +106,11 @@ static int64_t stat_into(struct task *t, int64_t fd, uint64_t ubuf, bool ia32)
 
 SYS(fstat) { return stat_into(t, (int)a[0], a[1], false); }
 
-/* i386's fstat (108): struct compat_stat, 16-bit ids, 32-bit sizes. */
-SYS(fstat_compat)
+/* i386's stat, lstat and fstat (106-108): struct compat_stat, 16-bit
+ * ids, 32-bit sizes. */
+static int64_t put_compat_stat(struct task *t, uint64_t ubuf, const struct kstat *kp)
 {
-    struct kstat k;
-    int64_t r = fd_kstat(t, (int)a[0], &k);
-    if (r < 0)
-        return r;
+    struct kstat k = *kp;
     if (k.size > UINT32_MAX || k.ino > UINT32_MAX)
         return -EOVERFLOW_LINUX; /* the old structure cannot say it */
     uint8_t b[64] = { 0 };
@@ -166,51 +127,89 @@ SYS(fstat_compat)
     P32(32, k.atime); P32(36, k.atime_ns);
     P32(40, k.mtime); P32(44, k.mtime_ns);
     P32(48, k.ctime); P32(52, k.ctime_ns);
-    return mm_write(t->mm, (uint32_t)a[1], b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, (uint32_t)ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+}
+
+SYS(fstat_compat)
+{
+    struct kstat k;
+    int64_t r = fd_kstat(t, (int)a[0], &k);
+    return r < 0 ? r : put_compat_stat(t, a[1], &k);
 }
 SYS(fstat64) { return stat_into(t, (int)a[0], a[1], true); }
 
-/* The *at forms: only fd + "" + AT_EMPTY_PATH names something here. */
-static int64_t at_form(struct task *t, uint64_t upath, int flags)
+/* The path forms.  vfs_fstatat(): the flags first, then the name; "" with
+ * AT_EMPTY_PATH is the descriptor itself (the working directory for
+ * AT_FDCWD). */
+static int64_t path_kstat(struct task *t, int dirfd, uint64_t upath, int flags, struct kstat *k)
 {
-    char path[4096];
+    if (flags & ~(AT_SYMLINK_NOFOLLOW_LINUX | AT_NO_AUTOMOUNT_LINUX | AT_EMPTY_PATH_LINUX))
+        return -EINVAL_LINUX;
+    char path[PATH_MAX_LINUX];
     int r = mm_read_string(t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
-    if (path[0] == 0)
-        return (flags & AT_EMPTY_PATH_LINUX) ? 0 : -ENOENT_LINUX;
-    return -ENOENT_LINUX;
+    if (!path[0] && (flags & AT_EMPTY_PATH_LINUX)) {
+        if (dirfd == AT_FDCWD_LINUX)
+            return ofile_stat(t->cwd, k);
+        return fd_kstat(t, dirfd, k);
+    }
+    return vfs_stat(t, dirfd, path, flags, k);
 }
 
 SYS(newfstatat)
 {
-    int64_t r = at_form(t, a[1], (int)a[3]);
-    return r < 0 ? r : stat_into(t, (int)a[0], a[2], false);
+    struct kstat k;
+    int64_t r = path_kstat(t, (int)a[0], a[1], (int)a[3], &k);
+    return r < 0 ? r : put_stat64(t, a[2], &k);
 }
 
 SYS(fstatat64)
 {
-    int64_t r = at_form(t, a[1], (int)a[3]);
-    return r < 0 ? r : stat_into(t, (int)a[0], a[2], true);
+    struct kstat k;
+    int64_t r = path_kstat(t, (int)a[0], a[1], (int)a[3], &k);
+    return r < 0 ? r : put_stat64_ia32(t, a[2], &k);
 }
 
-SYS(stat_path)
+/* stat and lstat: x86_64's struct stat, or i386's stat64 (195, 196) or
+ * compat stat (106, 107), as the handler's name says. */
+static int64_t path_stat(struct task *t, const uint64_t a[6], int flags, int layout)
 {
-    char path[4096];
-    uint64_t upath = uarg(t, a[0]);
-    int r = mm_read_string(t->mm, upath, path, sizeof(path));
+    struct kstat k;
+    int64_t r = path_kstat(t, AT_FDCWD_LINUX, a[0], flags, &k);
+    if (r < 0)
+        return r;
+    return layout == 64 ? put_stat64(t, a[1], &k)
+         : layout == 6432 ? put_stat64_ia32(t, a[1], &k) : put_compat_stat(t, a[1], &k);
+}
+
+SYS(stat) { return path_stat(t, a, 0, 64); }
+SYS(lstat) { return path_stat(t, a, AT_SYMLINK_NOFOLLOW_LINUX, 64); }
+SYS(stat64) { return path_stat(t, a, 0, 6432); }
+SYS(lstat64) { return path_stat(t, a, AT_SYMLINK_NOFOLLOW_LINUX, 6432); }
+SYS(stat_compat) { return path_stat(t, a, 0, 32); }
+SYS(lstat_compat) { return path_stat(t, a, AT_SYMLINK_NOFOLLOW_LINUX, 32); }
+
+/* i386's oldstat (18), struct __old_kernel_stat: not served; its path is
+ * read (EFAULT as the kernel's getname) and answers as missing. */
+SYS(oldstat)
+{
+    char path[PATH_MAX_LINUX];
+    int r = mm_read_string(t->mm, uarg(t, a[0]), path, sizeof(path));
     return r < 0 ? r : -ENOENT_LINUX;
 }
 
 SYS(statx)
 {
-    int64_t r = at_form(t, a[1], (int)a[2]);
-    if (r < 0)
-        return r;
+    /* do_statx(): the reserved mask bit and the sync type first. */
+    int flags = (int)a[2];
     if ((uint32_t)a[3] & 0x80000000u) /* STATX__RESERVED */
         return -EINVAL_LINUX;
+    if ((flags & AT_STATX_SYNC_TYPE_LINUX) == AT_STATX_SYNC_TYPE_LINUX)
+        return -EINVAL_LINUX;
     struct kstat k;
-    if ((r = fd_kstat(t, (int)a[0], &k)) < 0)
+    int64_t r = path_kstat(t, (int)a[0], a[1], flags & ~AT_STATX_SYNC_TYPE_LINUX, &k);
+    if (r < 0)
         return r;
     uint8_t b[256] = { 0 };
     P32(0, STATX_BASIC_STATS_LINUX);

@@ -660,13 +660,12 @@ static void on_end(struct task *t)
     emit(s);
 }
 
-err_t trace_setup(struct task *t)
+err_t trace_open_output(void)
 {
     if (opt_trace_bpf)
         opt_trace = TRUE;
-    if (!opt_trace)
+    if (!opt_trace || tr.out)
         return OK;
-    tr.json = opt_trace_format && !strcmp(opt_trace_format, "json");
     if (!opt_trace_file || !strcmp(opt_trace_file, "-")) {
         tr.out = stderr;
     } else {
@@ -676,6 +675,15 @@ err_t trace_setup(struct task *t)
         if (fd < 0 || !(tr.out = fdopen(fd, "w")))
             return err_new("--trace: %s: %s", opt_trace_file, g_strerror(errno));
     }
+    return OK;
+}
+
+err_t trace_setup(struct task *t)
+{
+    err_t e = trace_open_output();
+    if (e || !opt_trace)
+        return e;
+    tr.json = opt_trace_format && !strcmp(opt_trace_format, "json");
     if (cs_open(CS_ARCH_X86, CS_MODE_32, &tr.cs32) != CS_ERR_OK ||
         cs_open(CS_ARCH_X86, CS_MODE_64, &tr.cs64) != CS_ERR_OK)
         return err_new("--trace: Capstone cannot open an x86 disassembler");

@@ -16,5 +16,8 @@ GOptionGroup *trace_option_group(void);
 /* With --trace: open the trace and start observing.  Call once the guest is
  * loaded and before --strict takes effect, so the trace shows it. */
 err_t trace_setup(struct task *t);
+/* Open the --trace-file, if any: before the file system is closed to
+ * seccomp-emu (sandbox_confine_files); trace_setup() opens it otherwise. */
+err_t trace_open_output(void);
 
 #endif

@@ -257,7 +257,7 @@ ENOENT, ENOSYS, ESRCH = -2, -38, -3
 HOSTCALLS = [
     ("open_creat", "32 64", ENOENT, "dir", True),
     ("openat_creat", "32 64", ENOENT, "dir", True),
-    ("creat", "32 64", ENOSYS, "dir", True),
+    ("creat", "32 64", ENOENT, "dir", True),  # emulated: no grant holds the directory
     ("mkdir", "32 64", ENOSYS, "dir", True),
     ("rmdir", "32 64", ENOSYS, "dir", True),
     ("unlink", "32 64", ENOSYS, "dir", True),
