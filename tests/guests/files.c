@@ -4,6 +4,9 @@
  * native run over the same files.  Each argument is one step, OP:PATH[:ARG]:
  *   cat stat lstat statx readlink ls getdents access open chdir fchdir getcwd
  *   mmap seek fcntl at (openat from a directory descriptor)
+ *   race:PATH:N     open and read PATH N times; count what was read
+ *   dotdot:DIR:N    open DIR once, then N times openat(dir, "../f")
+ * (the last two for races against a process renaming things meanwhile)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -361,6 +364,38 @@ static void op_at(const char *dir, const char *rel)
     close(dfd);
 }
 
+/* What one read saw: "inside", "SECRET" or anything else. */
+static void tally(int fd, long counts[4])
+{
+    if (fd < 0) {
+        counts[3]++;
+        return;
+    }
+    char buf[16] = { 0 };
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    counts[n > 0 && !strncmp(buf, "inside", 6) ? 0 : n > 0 && !strncmp(buf, "SECRET", 6) ? 1 : 2]++;
+}
+
+static void op_race(const char *path, const char *arg, int dotdot)
+{
+    long n = arg ? atol(arg) : 1000, counts[4] = { 0 };
+    int dfd = AT_FDCWD;
+    /* The racer may have the directory away when we look: look again. */
+    for (int i = 0; dotdot && i < 100000 && (dfd = open(path, O_RDONLY | O_DIRECTORY)) < 0; i++)
+        ;
+    if (dotdot && dfd < 0) {
+        printf(" %s\n", err());
+        return;
+    }
+    for (long i = 0; i < n; i++)
+        tally(openat(dfd, dotdot ? "../f" : path, O_RDONLY), counts);
+    printf(" inside %ld secret %ld other %ld errors %ld\n", counts[0], counts[1], counts[2],
+           counts[3]);
+    if (dotdot)
+        close(dfd);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -408,6 +443,10 @@ int main(int argc, char **argv)
             op_fcntl(path);
         else if (!strcmp(op, "at"))
             op_at(path, arg);
+        else if (!strcmp(op, "race"))
+            op_race(path, arg, 0);
+        else if (!strcmp(op, "dotdot"))
+            op_race(path, arg, 1);
         else
             printf(" unknown op\n");
         free(op);
