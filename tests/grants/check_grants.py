@@ -27,7 +27,7 @@ self-sandbox: seccomp-emu's own read-only open outside the grants is
 refused (Landlock), one inside passes.
 
 usage: check_grants.py --emu E --files64 F --files32 F --busybox B
-                       [--rust R] [--rust-cmain R] [--strace S]
+                       [--rust R] [--rust-cmain R] [--go G] [--strace S]
 """
 import argparse
 import ctypes
@@ -188,6 +188,7 @@ def cases(t):
 # and reported, and fail the test the day they pass (move them up).
 WAITING = {
     'rust': 'Rust std start-up polls descriptors 0-2; poll is issue 31',
+    'go': 'Go dies at 0x2 before main; issue 31',
 }
 
 
@@ -354,13 +355,14 @@ def main():
     ap.add_argument('--busybox', required=True)
     ap.add_argument('--rust')
     ap.add_argument('--rust-cmain')
+    ap.add_argument('--go')
     ap.add_argument('--strace')
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix='seccomp-emu-grants-')
     try:
         t = Tree(tmp)
         progs = {'busybox': a.busybox, 'files': a.files64, 'files32': a.files32,
-                 'rust': a.rust, 'rust-cmain': a.rust_cmain}
+                 'rust': a.rust, 'rust-cmain': a.rust_cmain, 'go': a.go}
         for name, key, args, cwd in cases(t):
             if not progs.get(key):
                 check(False, '%s: no %s program was built' % (name, key))
