@@ -76,6 +76,7 @@
 #define PR_SET_SECCOMP_LINUX 22
 #define PR_SET_NAME_LINUX 15
 #define PR_GET_NAME_LINUX 16
+#define PR_CAPBSET_READ_LINUX 23
 #define TASK_COMM_LEN_LINUX 16
 /* modes, operations and filters: abi/seccomp_linux.h */
 #define NR_SECCOMP_MODES_LINUX 1 /* the seed patch knew only strict mode */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi/caps_linux.h"
 #include "abi/errno_names.h"
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
@@ -18,6 +19,7 @@
 #include "emu/host/sandbox.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
+#include "emu/parse.h"
 #include "emu/trace/trace.h"
 #include "emu/entry/fault.h"
 #include "emu/entry/trap.h"
@@ -34,7 +36,7 @@
 #define EXIT_NOT_FOUND 127
 
 static gboolean opt_strict, opt_quiet, opt_version;
-static char *opt_kernel, *opt_cpu;
+static char *opt_kernel, *opt_cpu, *opt_caps;
 static char **opt_env;
 
 /* --filter and --seccomp-profile, in the order given: they stack as a
@@ -59,7 +61,12 @@ static const GOptionEntry options[] = {
     { "strict", 0, 0, G_OPTION_ARG_NONE, &opt_strict,
       "Start the guest already in strict mode (the cpushare loader's way)", NULL },
     { "kernel", 0, 0, G_OPTION_ARG_STRING, &opt_kernel,
-      "Kernel to play: linux (today's, default) or 2.6.11 (the 2005 seed patch)", "K" },
+      "Kernel to play: linux (today's, release 6.1.0, the default), linux:X.Y[.Z] (the "
+      "release uname reports and profiles' minKernel meet), or 2.6.11 (the 2005 seed patch)",
+      "K" },
+    { "caps", 0, 0, G_OPTION_ARG_STRING, &opt_caps,
+      "The guest's capabilities: a comma list of names and sets (docker, the default; podman; "
+      "host: seccomp-emu's own; all; none), '-' before an item removes it", "LIST" },
     { "cpu", 0, 0, G_OPTION_ARG_STRING, &opt_cpu,
       "Vendor rules for 32-bit sysenter/syscall: intel, amd or host (default)", "V" },
     /* Bytes, as Linux's environment is: a STRING array is converted from
@@ -72,8 +79,9 @@ static const GOptionEntry options[] = {
       "Attach this seccomp filter (a sock_filter array as seccomp_export_bpf writes it) before "
       "the first instruction, with no_new_privs set (repeatable)", "FILE" },
     { "seccomp-profile", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (void *)add_policy,
-      "Attach an OCI seccomp profile (JSON), compiled by libseccomp for the guest's ABI "
-      "(repeatable)", "FILE.json" },
+      "Attach a container seccomp profile (Docker's, containers' or the OCI form, JSON), "
+      "resolved for the guest's --caps and --kernel and compiled by libseccomp (repeatable)",
+      "FILE.json" },
     { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version,
       "Print the version, the CPU engine and the guest ABIs, then exit", NULL },
     { NULL },
@@ -88,14 +96,47 @@ G_NORETURN static void die(int status, const char *prog, const char *msg)
     _exit(status);
 }
 
+/* The capabilities of seccomp-emu itself, as a native child of it would
+ * hold them (its effective set, from /proc/self/status where there is
+ * one; elsewhere root's all, anyone else's none). */
+static uint64_t host_caps(void)
+{
+    g_autofree char *status = NULL;
+    if (g_file_get_contents("/proc/self/status", &status, NULL, NULL)) {
+        const char *line = strstr(status, "\nCapEff:\t");
+        if (line)
+            return g_ascii_strtoull(line + strlen("\nCapEff:\t"), NULL, 16) & CAP_ALL_LINUX;
+    }
+    return geteuid() == 0 ? CAP_ALL_LINUX : 0;
+}
+
 static void parse_profile(struct task *t)
 {
-    if (!opt_kernel || !strcmp(opt_kernel, "linux"))
+    t->release[0] = 6, t->release[1] = 1, t->release[2] = 0;
+    if (!opt_kernel || !strcmp(opt_kernel, "linux")) {
         t->profile = PROFILE_LINUX;
-    else if (!strcmp(opt_kernel, "2.6.11"))
+    } else if (g_str_has_prefix(opt_kernel, "linux:")) {
+        t->profile = PROFILE_LINUX;
+        err_t e = parse_kernel_release(opt_kernel + strlen("linux:"), &t->release[0],
+                                       &t->release[1], &t->release[2]);
+        if (e)
+            die(EXIT_USAGE, NULL, e);
+    } else if (!strcmp(opt_kernel, "2.6.11")) {
         t->profile = PROFILE_2611;
-    else
-        die(EXIT_USAGE, NULL, "--kernel must be linux or 2.6.11");
+        t->release[0] = 2, t->release[1] = 6, t->release[2] = 11;
+    } else {
+        g_autofree char *msg = g_strdup_printf("--kernel must be linux, linux:X.Y[.Z] or 2.6.11, "
+                                               "not \"%s\"", opt_kernel);
+        die(EXIT_USAGE, NULL, msg);
+    }
+    uint64_t caps = caps_docker_default();
+    if (opt_caps) {
+        err_t e = parse_caps(opt_caps, host_caps(), &caps);
+        if (e)
+            die(EXIT_USAGE, NULL, e);
+    }
+    t->cap_effective = t->cap_permitted = t->cap_bounding = caps;
+    t->cap_inheritable = 0;
 
     if (!opt_cpu || !strcmp(opt_cpu, "host"))
         t->vendor = cpu_host_vendor();
@@ -110,33 +151,53 @@ static void parse_profile(struct task *t)
             die(EXIT_USAGE, NULL, "--env takes NAME=VALUE");
 }
 
-/* Loads every --filter and --seccomp-profile for the guest's ABI, before
- * anything of the guest exists: a bad one ends seccomp-emu with one line. */
-static GPtrArray *load_policies(bool is64)
+/* One --filter or --seccomp-profile, compiled, and where it came from. */
+struct policy {
+    struct bpf_program prog;
+    unsigned flags;                /* a profile's "flags" */
+    struct filter_origin origin;   /* lives as long as the run */
+};
+
+/* Loads every --filter and --seccomp-profile, before anything of the
+ * guest exists: a bad one ends seccomp-emu with one line.  Profiles are
+ * resolved for the guest's capabilities and kernel release. */
+static GPtrArray *load_policies(const struct task *t)
 {
-    GPtrArray *progs = g_ptr_array_new();
+    GPtrArray *policies = g_ptr_array_new();
+    struct profile_env env = { .caps = t->cap_bounding, .kernel_major = t->release[0],
+                               .kernel_minor = t->release[1] };
     for (guint i = 0; opt_policies && i < opt_policies->len; i++) {
         const struct policy_arg *p = &g_array_index(opt_policies, struct policy_arg, i);
-        struct bpf_program *prog = g_new0(struct bpf_program, 1);
-        err_t e = p->profile ? seccomp_profile_load(p->path, is64, prog)
-                             : filter_file_load(p->path, prog);
+        struct policy *pol = g_new0(struct policy, 1);
+        struct seccomp_profile *resolved = NULL;
+        err_t e = p->profile ? seccomp_profile_load(p->path, &env, &pol->prog, &pol->flags,
+                                                    &resolved)
+                             : filter_file_load(p->path, &pol->prog);
         if (e)
             die(EXIT_USAGE, p->profile ? "--seccomp-profile" : "--filter", e);
-        g_ptr_array_add(progs, prog);
+        g_autofree char *base = g_path_get_basename(p->path);
+        pol->origin.what = g_strdup_printf("%s %s", p->profile ? "--seccomp-profile" : "--filter",
+                                           base);
+        if (resolved) {
+            pol->origin.explain = seccomp_profile_explain;
+            pol->origin.policy = resolved;
+        }
+        g_ptr_array_add(policies, pol);
     }
-    return progs;
+    return policies;
 }
 
 /* What a launcher does before it execs the job: prctl(PR_SET_NO_NEW_PRIVS)
  * and one seccomp(SECCOMP_SET_MODE_FILTER) per filter. */
-static void install_policies(struct task *t, GPtrArray *progs)
+static void install_policies(struct task *t, GPtrArray *policies)
 {
-    if (progs->len == 0)
+    if (policies->len == 0)
         return;
     t->no_new_privs = true;
-    for (guint i = 0; i < progs->len; i++) {
-        struct bpf_program *prog = g_ptr_array_index(progs, i);
-        int rc = seccomp_install_filter(t, prog->insns, prog->len, 0);
+    for (guint i = 0; i < policies->len; i++) {
+        struct policy *pol = g_ptr_array_index(policies, i);
+        struct bpf_program *prog = &pol->prog;
+        int rc = seccomp_install_filter(t, prog->insns, prog->len, pol->flags);
         if (rc < 0) {
             const struct policy_arg *p = &g_array_index(opt_policies, struct policy_arg, i);
             const struct errno_name *en = errno_name_linux(-rc);
@@ -146,10 +207,10 @@ static void install_policies(struct task *t, GPtrArray *progs)
                                     : "");
             die(EXIT_USAGE, p->profile ? "--seccomp-profile" : "--filter", msg);
         }
+        seccomp_set_origin(t, &pol->origin);
         bpf_program_free(prog);
-        g_free(prog);
     }
-    g_ptr_array_free(progs, TRUE);
+    g_ptr_array_free(policies, TRUE);
 }
 
 /* Maps a static ELF program and builds its Linux initial stack. */
@@ -234,7 +295,7 @@ int main(int argc, char **argv)
             die(EXIT_CANNOT_EXECUTE, prog, e);
     }
 
-    GPtrArray *policies = load_policies(info.is64);
+    GPtrArray *policies = load_policies(t);
     if ((e = task_open_engine(t, info.is64)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     t->mm->exe_path = g_canonicalize_filename(prog, NULL);
@@ -244,9 +305,6 @@ int main(int argc, char **argv)
         g_strlcpy(t->comm, base, sizeof(t->comm));
     }
     task_init_rlimits(t);
-    /* Installing a filter without no_new_privs needs CAP_SYS_ADMIN: the
-     * guest has it where a native run by the same user would, as root. */
-    t->cap_sys_admin = geteuid() == 0;
     fdtable_init_std(t->fds);
     if ((e = fdmap_setup(t->fds)))
         die(FDMAP_EXIT_FAILED, NULL, e);

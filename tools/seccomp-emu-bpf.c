@@ -28,20 +28,29 @@
 #include "emu/bpf/bpf.h"
 #include "emu/bpf/bpf_disasm.h"
 #include "loaders/filter_file.h"
+#include "emu/parse.h"
 #include "loaders/seccomp_profile.h"
 
 #define EXIT_USAGE 2
 
-static char *opt_profile, *opt_abi, *opt_run, *opt_arch, *opt_ip, *opt_export;
+static char *opt_profile, *opt_abi, *opt_run, *opt_arch, *opt_ip, *opt_export, *opt_caps,
+    *opt_release;
 static char **opt_args;
 static gboolean opt_batch;
 
 static const GOptionEntry options[] = {
     { "profile", 0, 0, G_OPTION_ARG_FILENAME, &opt_profile,
-      "Compile this OCI seccomp profile (JSON) instead of reading a filter file", "FILE.json" },
+      "Compile this container seccomp profile (Docker's, containers' or OCI's JSON) instead of "
+      "reading a filter file; with --batch each value is followed by the rule that gave it",
+      "FILE.json" },
+    { "caps", 0, 0, G_OPTION_ARG_STRING, &opt_caps,
+      "The container's capabilities the profile's includes/excludes meet, as seccomp-emu's "
+      "--caps (default: docker)", "LIST" },
+    { "kernel-release", 0, 0, G_OPTION_ARG_STRING, &opt_release,
+      "The kernel release the profile's minKernel meets (default 6.1)", "X.Y" },
     { "abi", 0, 0, G_OPTION_ARG_STRING, &opt_abi,
-      "The guest's ABI: x86_64 (default) or i386; it chooses the profile's architecture, "
-      "--run's arch field and syscall names", "ABI" },
+      "The guest's ABI: x86_64 (default) or i386; it chooses --run's arch field and syscall "
+      "names", "ABI" },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &opt_export,
       "Write the program as an exported sock_filter array (little-endian) instead of "
       "disassembling it", "FILE" },
@@ -72,7 +81,7 @@ static void usage_error(const char *fmt, ...)
     exit(EXIT_USAGE);
 }
 
-static uint64_t parse_number(const char *what, const char *s)
+static uint64_t parse_word(const char *what, const char *s)
 {
     guint64 v;
     /* Base 0 lets hex and octal in; a leading minus means the two's
@@ -94,7 +103,7 @@ static int32_t parse_nr(const struct abi *abi, const char *s)
             return (int32_t)nr;
     if (!g_ascii_isdigit(s[0]) && s[0] != '-')
         usage_error("--run: no call \"%s\" in the %s ABI", s, abi->name);
-    return (int32_t)(uint32_t)parse_number("--run", s);
+    return (int32_t)(uint32_t)parse_word("--run", s);
 }
 
 static void show_step(void *ctx, size_t pc, const struct sock_filter_linux *insn, uint32_t a,
@@ -133,9 +142,21 @@ int main(int argc, char **argv)
     if (!opt_run && (opt_args || opt_arch || opt_ip))
         usage_error("--arg, --arch and --ip describe the call of --run");
 
+    if (!opt_profile && (opt_caps || opt_release))
+        usage_error("--caps and --kernel-release resolve a --profile");
+    struct profile_env env = { .caps = caps_docker_default(), .kernel_major = 6,
+                               .kernel_minor = 1 };
+    unsigned patch;
+    err_t e;
+    if (opt_caps && (e = parse_caps(opt_caps, 0, &env.caps)))
+        usage_error("%s", e);
+    if (opt_release &&
+        (e = parse_kernel_release(opt_release, &env.kernel_major, &env.kernel_minor, &patch)))
+        usage_error("%s", e);
     struct bpf_program prog;
-    err_t e = opt_profile ? seccomp_profile_load(opt_profile, is64, &prog)
-                          : filter_file_load(argv[1], &prog);
+    struct seccomp_profile *resolved = NULL;
+    e = opt_profile ? seccomp_profile_load(opt_profile, &env, &prog, NULL, &resolved)
+                    : filter_file_load(argv[1], &prog);
     if (e)
         usage_error("%s", e);
 
@@ -151,12 +172,17 @@ int main(int argc, char **argv)
             size_t n = 0;
             for (char **w = words; *w && n <= 8; w++)
                 if (**w)
-                    v[n < 8 ? n : 7] = parse_number("--batch", *w), n++;
+                    v[n < 8 ? n : 7] = parse_word("--batch", *w), n++;
             if (n != 8)
                 usage_error("--batch: line %lu: want ARCH NR and 6 arguments", lineno);
             struct seccomp_data_linux d = { .nr = (int32_t)(uint32_t)v[1], .arch = (uint32_t)v[0] };
             memcpy(d.args, v + 2, sizeof(d.args));
-            printf("0x%08" PRIx32 "\n", bpf_run(prog.insns, prog.len, &d, NULL, NULL));
+            uint32_t ret = bpf_run(prog.insns, prog.len, &d, NULL, NULL);
+            g_autofree char *why = resolved ? seccomp_profile_explain(resolved, &d, ret) : NULL;
+            if (resolved)
+                printf("0x%08" PRIx32 " %s\n", ret, why ? why : "(no rule explains it)");
+            else
+                printf("0x%08" PRIx32 "\n", ret);
         }
         bpf_program_free(&prog);
         return 0;
@@ -192,14 +218,14 @@ int main(int argc, char **argv)
         .arch = is64 ? AUDIT_ARCH_X86_64_LINUX : AUDIT_ARCH_I386_LINUX,
     };
     if (opt_arch)
-        data.arch = (uint32_t)parse_number("--arch", opt_arch);
+        data.arch = (uint32_t)parse_word("--arch", opt_arch);
     if (opt_ip)
-        data.instruction_pointer = parse_number("--ip", opt_ip);
+        data.instruction_pointer = parse_word("--ip", opt_ip);
     size_t nargs = opt_args ? g_strv_length(opt_args) : 0;
     if (nargs > 6)
         usage_error("--arg: a call has 6 arguments");
     for (size_t i = 0; i < nargs; i++) {
-        data.args[i] = parse_number("--arg", opt_args[i]);
+        data.args[i] = parse_word("--arg", opt_args[i]);
         /* An i386 call's arguments are 32-bit registers, zero-extended. */
         if (!is64 && data.args[i] > UINT32_MAX)
             usage_error("--arg: %s does not fit an i386 register", opt_args[i]);

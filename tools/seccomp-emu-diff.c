@@ -847,6 +847,9 @@ int main(int argc, char **argv)
     GPtrArray *ev = g_ptr_array_new();
     g_ptr_array_add(ev, opt_emu);
     g_ptr_array_add(ev, "--quiet");   /* keep its kill reason off stderr */
+    /* The native leg is a child of this process: the same capabilities
+     * (seccomp-emu's default is a container's set). */
+    g_ptr_array_add(ev, "--caps=host");
     gchar *cpu_arg = opt_cpu ? g_strconcat("--cpu=", opt_cpu, NULL) : NULL;
     if (cpu_arg)
         g_ptr_array_add(ev, cpu_arg);

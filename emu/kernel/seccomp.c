@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "abi/caps_linux.h"
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/observe.h"
@@ -93,7 +94,7 @@ static void check_strict(const struct task *t, enum entry e, int64_t nr, struct 
 
 struct verdict seccomp_check(struct task *t, enum entry e, const struct seccomp_data_linux *data)
 {
-    struct verdict v = { .allow = true, .action = SECCOMP_RET_ALLOW_LINUX };
+    struct verdict v = { .allow = true, .action = SECCOMP_RET_ALLOW_LINUX, .call = data };
     /* The filters come first: they see the call before any rule about
      * entries or personalities does. */
     if (t->filters && t->filters->len)
@@ -193,6 +194,27 @@ int seccomp_install_filter(struct task *t, const struct sock_filter_linux *prog,
     return attach_filter(t, prog, len, flags, VIA_START);
 }
 
+void seccomp_set_origin(struct task *t, const struct filter_origin *origin)
+{
+    struct seccomp_filter *f = t->filters->pdata[t->filters->len - 1];
+    f->origin = origin;
+}
+
+char *seccomp_explain(const struct task *t, const struct verdict *v, size_t i)
+{
+    /* rets are newest first; filters oldest first. */
+    const struct seccomp_filter *f = t->filters->pdata[v->filters_run - 1 - i];
+    if (!f->origin || !v->call)
+        return NULL;
+    if (!f->origin->explain)
+        return g_strdup(f->origin->what);
+    g_autofree char *why = f->origin->explain
+                               ? f->origin->explain(f->origin->policy, v->call, v->rets[i])
+                               : NULL;
+    return why ? g_strdup_printf("%s: %s", f->origin->what, why)
+               : g_strdup_printf("%s: no rule of it explains this value", f->origin->what);
+}
+
 /* seccomp_set_mode_filter(): the order of its checks decides the errno. */
 static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
                                enum strict_via via)
@@ -225,7 +247,7 @@ static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
     }
     if (len == 0 || len > BPF_MAXINSNS_LINUX)
         return -EINVAL_LINUX;
-    if (!t->no_new_privs && !t->cap_sys_admin)
+    if (!t->no_new_privs && !((t->cap_effective >> CAP_SYS_ADMIN_LINUX) & 1))
         return -EACCES_LINUX;
     if (ufilter == 0)
         return -EINVAL_LINUX;

@@ -17,6 +17,7 @@
 #include "emu/bpf/bpf.h"
 
 struct task;
+struct filter_origin;
 
 /* The one decision for a trapped call: what the attached filters say
  * (filter mode), then the strict list (strict mode). */
@@ -33,6 +34,7 @@ struct verdict {
     uint32_t action;        /* what is done: one of the eight SECCOMP_RET_*
                                actions (an unknown one acts as KILL_PROCESS) */
     uint32_t data;          /* ret & SECCOMP_RET_DATA */
+    const struct seccomp_data_linux *call; /* what the filters saw (during the trap) */
 };
 
 /* `data` is the call as the filters see it (nr, arch, ip, args). */
@@ -62,6 +64,11 @@ void seccomp_enter_strict(struct task *t);
  * no_new_privs/capability test is the caller's. */
 int seccomp_install_filter(struct task *t, const struct sock_filter_linux *prog, size_t len,
                            unsigned flags);
+/* The newest filter came from `origin` (kept, not copied). */
+void seccomp_set_origin(struct task *t, const struct filter_origin *origin);
+/* What the filter whose value is rets[i] of a verdict names as its reason
+ * for it (a profile's rule), or NULL. */
+char *seccomp_explain(const struct task *t, const struct verdict *v, size_t i);
 
 /* Called before each BPF instruction a filter executes (--trace-bpf);
  * NULL when nobody watches.  Its ctx is a struct filter_step. */

@@ -33,6 +33,16 @@ enum seccomp_mode {
     MODE_DEAD = 3, /* killed by seccomp: newer kernels report this */
 };
 
+/* Where a filter attached before the first instruction came from
+ * (--filter, --seccomp-profile), so that a trace can name it and, for a
+ * profile, the rule that decided. */
+struct filter_origin {
+    char *what;       /* "--seccomp-profile default.json" */
+    /* The rule that gives `ret` for `d`, in words, or NULL. */
+    char *(*explain)(const void *policy, const struct seccomp_data_linux *d, uint32_t ret);
+    const void *policy;
+};
+
 /* One attached filter (kernel/seccomp.c's struct seccomp_filter): never
  * changed once attached, and shared by the tasks that inherit it
  * (clone, fork, TSYNC), counted by `refs`. */
@@ -42,6 +52,7 @@ struct seccomp_filter {
     size_t len;      /* classic instructions */
     size_t ebpf_len; /* what the kernel's path limit counts */
     bool log;        /* SECCOMP_FILTER_FLAG_LOG */
+    const struct filter_origin *origin; /* NULL: the guest attached it */
 };
 
 /* Which kernel seccomp-emu plays. */
@@ -79,7 +90,11 @@ struct task {
     GPtrArray *filters;    /* struct seccomp_filter *, oldest first */
     GArray *filter_rets;   /* uint32_t: the last call's values, newest first */
     bool no_new_privs;     /* PR_SET_NO_NEW_PRIVS */
-    bool cap_sys_admin;    /* the capability a native run would have */
+    /* Capabilities (bit n: capability n), --caps: the task's sets as
+     * capget shows them; the effective set decides CAP_SYS_ADMIN for
+     * filters without no_new_privs. */
+    uint64_t cap_effective, cap_permitted, cap_inheritable, cap_bounding;
+    unsigned release[3];   /* the kernel release uname reports (--kernel=linux:X.Y.Z) */
     bool has_listener;     /* a NEW_LISTENER filter is attached */
     bool tsc_off;          /* CR4.TSD: strict mode turned the time-stamp counter off */
     const struct abi *call_abi; /* ABI of the call being served: compat

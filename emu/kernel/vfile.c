@@ -106,6 +106,11 @@ static char *vfile_proc_status(const struct task *t)
     sigset_line(s, "SigBlk", t->sig.blocked);
     sigset_line(s, "SigIgn", ignored);
     sigset_line(s, "SigCgt", caught);
+    sigset_line(s, "CapInh", t->cap_inheritable);
+    sigset_line(s, "CapPrm", t->cap_permitted);
+    sigset_line(s, "CapEff", t->cap_effective);
+    sigset_line(s, "CapBnd", t->cap_bounding);
+    sigset_line(s, "CapAmb", 0);
     int mode = t->mode == MODE_DEAD ? MODE_FILTER : t->mode;
     g_string_append_printf(s, "NoNewPrivs:\t%d\nSeccomp:\t%d\nSeccomp_filters:\t%u\n",
                            t->no_new_privs ? 1 : 0, mode, t->filters ? t->filters->len : 0);

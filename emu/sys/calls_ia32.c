@@ -71,6 +71,8 @@ const struct syscall_desc sys_calls_ia32[] = {
     CALL(180, pread64, 5, "dBudd", pread64),
     CALL(181, pwrite64, 5, "dbudd", pwrite64),
     CALL(183, getcwd, 2, "pu", getcwd),
+    CALL(184, capget, 2, "pp", capget),
+    CALL(185, capset, 2, "pp", capset),
     CALL(186, sigaltstack, 2, "pp", sigaltstack),
     CALL(191, ugetrlimit, 2, "Rp", getrlimit),
     CALL(192, mmap2, 6, "puPMdx", mmap2),

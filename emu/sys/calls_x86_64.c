@@ -57,6 +57,8 @@ const struct syscall_desc sys_calls_x86_64[] = {
     CALL(108, getegid, 0, "", getegid),
     CALL(110, getppid, 0, "", getppid),
     CALL(111, getpgrp, 0, "", getpgrp),
+    CALL(125, capget, 2, "pp", capget),
+    CALL(126, capset, 2, "pp", capset),
     CALL(127, rt_sigpending, 2, "pu", rt_sigpending),
     CALL(128, rt_sigtimedwait, 4, "pppu", rt_sigtimedwait),
     CALL(129, rt_sigqueueinfo, 3, "ddp", rt_sigqueueinfo),

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "abi/caps_linux.h"
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/limits.h"
@@ -40,7 +41,10 @@ SYS(uname)
     memset(u, 0, sizeof(u));
     g_strlcpy(u[0], "Linux", 65);
     g_strlcpy(u[1], "localhost", 65); /* the host's name is not the guest's business */
-    g_strlcpy(u[2], t->profile == PROFILE_2611 ? "2.6.11" : "6.1.0-seccomp-emu", 65);
+    if (t->profile == PROFILE_2611)
+        g_strlcpy(u[2], "2.6.11", 65);
+    else
+        g_snprintf(u[2], 65, "%u.%u.%u-seccomp-emu", t->release[0], t->release[1], t->release[2]);
     g_strlcpy(u[3], "#1 SMP seccomp-emu", 65);
     /* A 32-bit program on a 64-bit kernel sees x86_64 too. */
     g_strlcpy(u[4], "x86_64", 65);
@@ -333,8 +337,95 @@ SYS(prctl)
     }
     case PR_GET_NAME_LINUX:
         return mm_write(t->mm, uarg(t, a[1]), t->comm, sizeof(t->comm)) ? 0 : -EFAULT_LINUX;
+    case PR_CAPBSET_READ_LINUX:
+        /* libcap counts the capabilities the kernel knows with it. */
+        if (a[1] > CAP_LAST_CAP_LINUX)
+            return -EINVAL_LINUX;
+        return (t->cap_bounding >> a[1]) & 1;
     default:
         return seccomp_prctl(t, a);
     }
 }
 SYS(seccomp) { return seccomp_syscall(t, a); }
+
+/* cap_validate_magic(): the words per set of a header version; an unknown
+ * one is told the preferred version. */
+static int64_t cap_header(struct task *t, uint64_t uhdr, unsigned *words)
+{
+    uint32_t version;
+    if (!mm_read(t->mm, uhdr, &version, 4))
+        return -EFAULT_LINUX;
+    switch (version) {
+    case LINUX_CAPABILITY_VERSION_1:
+        *words = 1;
+        return 0;
+    case LINUX_CAPABILITY_VERSION_2:
+    case LINUX_CAPABILITY_VERSION_3:
+        *words = 2;
+        return 0;
+    default: {
+        uint32_t preferred = LINUX_CAPABILITY_VERSION_3;
+        return mm_write(t->mm, uhdr, &preferred, 4) ? -EINVAL_LINUX : -EFAULT_LINUX;
+    }
+    }
+}
+
+/* capget(2): the task's sets (--caps); no other process exists. */
+SYS(capget)
+{
+    uint64_t uhdr = uarg(t, a[0]), udata = uarg(t, a[1]);
+    unsigned words;
+    int64_t r = cap_header(t, uhdr, &words);
+    if (!udata || r)
+        return !udata && r == -EINVAL_LINUX ? 0 : r;
+    int32_t pid;
+    if (!mm_read(t->mm, uhdr + 4, &pid, 4))
+        return -EFAULT_LINUX;
+    if (pid < 0)
+        return -EINVAL_LINUX;
+    if (pid && pid != (int32_t)getpid())
+        return -ESRCH_LINUX;
+    uint32_t d[6]; /* struct __user_cap_data_struct per word: effective, permitted, inheritable */
+    for (unsigned w = 0; w < words; w++) {
+        d[3 * w] = (uint32_t)(t->cap_effective >> (32 * w));
+        d[3 * w + 1] = (uint32_t)(t->cap_permitted >> (32 * w));
+        d[3 * w + 2] = (uint32_t)(t->cap_inheritable >> (32 * w));
+    }
+    return mm_write(t->mm, udata, d, 12 * words) ? 0 : -EFAULT_LINUX;
+}
+
+/* capset(2) on itself: the new sets must stay within what it has
+ * (cap_capset's rules without file capabilities: effective within
+ * permitted, permitted never grows, inheritable within permitted and
+ * the bounding set, as without CAP_SETPCAP's widening). */
+SYS(capset)
+{
+    uint64_t uhdr = uarg(t, a[0]), udata = uarg(t, a[1]);
+    unsigned words;
+    int64_t r = cap_header(t, uhdr, &words);
+    if (r)
+        return r;
+    int32_t pid;
+    if (!mm_read(t->mm, uhdr + 4, &pid, 4))
+        return -EFAULT_LINUX;
+    if (pid && pid != (int32_t)getpid())
+        return -EPERM_LINUX;
+    uint32_t d[6] = { 0 };
+    if (!mm_read(t->mm, udata, d, 12 * words))
+        return -EFAULT_LINUX;
+    uint64_t eff = 0, prm = 0, inh = 0;
+    for (unsigned w = 0; w < words; w++) {
+        eff |= (uint64_t)d[3 * w] << (32 * w);
+        prm |= (uint64_t)d[3 * w + 1] << (32 * w);
+        inh |= (uint64_t)d[3 * w + 2] << (32 * w);
+    }
+    eff &= CAP_ALL_LINUX, prm &= CAP_ALL_LINUX, inh &= CAP_ALL_LINUX;
+    uint64_t inh_room = t->cap_inheritable | (t->cap_permitted & t->cap_bounding);
+    if (!((t->cap_effective >> 8) & 1)) /* without CAP_SETPCAP */
+        inh_room = t->cap_inheritable | t->cap_permitted;
+    if ((inh & ~inh_room) || (inh & ~(t->cap_inheritable | t->cap_bounding)) ||
+        (prm & ~t->cap_permitted) || (eff & ~prm))
+        return -EPERM_LINUX;
+    t->cap_effective = eff, t->cap_permitted = prm, t->cap_inheritable = inh;
+    return 0;
+}

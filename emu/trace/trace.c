@@ -206,8 +206,9 @@ static char *filter_value_text(uint32_t ret)
     return g_string_free(text, FALSE);
 }
 
-/* Which filters ran and what decided, for a filtered call. */
-static char *filter_note(const struct verdict *v)
+/* Which filters ran and what decided, for a filtered call; for a filter
+ * from outside, the rule of its policy that gave the verdict. */
+static char *filter_note(struct task *t, const struct verdict *v)
 {
     GString *s = g_string_new("filters");
     for (size_t i = 0; i < v->filters_run; i++) {
@@ -215,7 +216,10 @@ static char *filter_note(const struct verdict *v)
         g_string_append_printf(s, "%s #%zu=%s", i ? "," : "", v->filters_run - i, val);
     }
     g_autofree char *win = filter_value_text(v->ret);
-    g_string_append_printf(s, "; verdict %s from filter #%zu: ", win, v->filters_run - v->winner);
+    g_autofree char *why = seccomp_explain(t, v, v->winner);
+    g_string_append_printf(s, "; verdict %s from filter #%zu%s%s%s: ", win,
+                           v->filters_run - v->winner, why ? " (" : "", why ? why : "",
+                           why ? ")" : "");
     switch (v->action) {
     case SECCOMP_RET_ALLOW_LINUX:
         g_string_append(s, "the call runs");
@@ -312,7 +316,7 @@ static char *verdict_note(struct task *t, const struct trap_event *ev, const cha
     /* Where strict mode checked the call too (--strict with --filter),
      * its list speaks last. */
     if (v->filters_run && !v->list)
-        return filter_note(v);
+        return filter_note(t, v);
     if (ev->mode == MODE_DISABLED)
         return NULL;
     if (v->allow && v->cve_2009_0835)
@@ -415,6 +419,8 @@ static void on_call(struct task *t, const struct trap_event *ev)
             j_int(&j, "filter_winner", (int64_t)(v->filters_run - v->winner));
             j_hex(&j, "filter_ret", v->ret);
             j_str(&j, "filter_action", filter_action_id(v));
+            g_autofree char *rule = seccomp_explain(t, v, v->winner);
+            j_str(&j, "filter_rule", rule);
         }
         j_bool(&j, "returned", ev->returned);
         if (ev->returned)
