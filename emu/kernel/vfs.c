@@ -414,6 +414,28 @@ static int64_t walk_start(struct task *t, struct walk *w, int dirfd, const char 
     return 0;
 }
 
+/* The body of symlink `name` in the walk's directory, for the walk to
+ * follow: 1, or a negative errno. */
+static int64_t read_link(const struct walk *w, const char *name, char **target)
+{
+    char buf[PATH_MAX_LINUX];
+    ssize_t n = readlinkat(walk_fd(w), name, buf, sizeof(buf) - 1);
+    if (n < 0)
+        return host_errno();
+    buf[n] = 0;
+    *target = g_strdup(buf);
+    return 1;
+}
+
+/* Stand at directory grant `g`'s root, the guest path `path`. */
+static void enter_grant(struct walk *w, int g, const char *path)
+{
+    walk_drop_fds(w);
+    walk_push(w, grant_at(g)->host, FALSE);
+    w->grant = g;
+    g_string_assign(w->path, path);
+}
+
 /* One component that must be a directory, from a directory.  Returns 1
  * with the link's target in *target when it is a symlink to follow. */
 static int64_t step_dir(struct walk *w, const char *name, char **target)
@@ -424,10 +446,7 @@ static int64_t step_dir(struct walk *w, const char *name, char **target)
     if (g >= 0) {
         if (!grant_at(g)->dir)
             return -ENOTDIR_LINUX;
-        walk_drop_fds(w);
-        walk_push(w, grant_at(g)->host, FALSE);
-        w->grant = g;
-        g_string_assign(w->path, next);
+        enter_grant(w, g, next);
         return 0;
     }
     if (w->grant < 0) {
@@ -459,13 +478,7 @@ static int64_t step_dir(struct walk *w, const char *name, char **target)
         return host_errno();
     if (!S_ISLNK(st.st_mode))
         return -ENOTDIR_LINUX;
-    char buf[PATH_MAX_LINUX];
-    ssize_t n = readlinkat(walk_fd(w), name, buf, sizeof(buf) - 1);
-    if (n < 0)
-        return host_errno();
-    buf[n] = 0;
-    *target = g_strdup(buf);
-    return 1;
+    return read_link(w, name, target);
 }
 
 /* The last component, not "." or "..": 1 and *target for a symlink to
@@ -478,10 +491,7 @@ static int64_t step_last(struct walk *w, const char *name, bool follow, struct n
     if (g >= 0) {
         const struct grant *gr = grant_at(g);
         if (gr->dir) {
-            walk_drop_fds(w);
-            walk_push(w, gr->host, FALSE);
-            w->grant = g;
-            g_string_assign(w->path, next);
+            enter_grant(w, g, next);
             n->kind = NODE_DIR;
         } else {
             n->kind = NODE_GRANT_FILE;
@@ -513,15 +523,8 @@ static int64_t step_last(struct walk *w, const char *name, bool follow, struct n
     }
     if (fstatat(walk_fd(w), name, &n->st, AT_SYMLINK_NOFOLLOW) < 0)
         return host_errno();
-    if (S_ISLNK(n->st.st_mode) && follow) {
-        char buf[PATH_MAX_LINUX];
-        ssize_t len = readlinkat(walk_fd(w), name, buf, sizeof(buf) - 1);
-        if (len < 0)
-            return host_errno();
-        buf[len] = 0;
-        *target = g_strdup(buf);
-        return 1;
-    }
+    if (S_ISLNK(n->st.st_mode) && follow)
+        return read_link(w, name, target);
     n->kind = NODE_HOST;
     g_strlcpy(n->name, name, sizeof(n->name));
     n->path = g_steal_pointer(&next);

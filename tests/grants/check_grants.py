@@ -163,7 +163,8 @@ def cases(t):
         ['probe', 'files', [
             'cat:/data/a.txt', 'stat:/data/a.txt', 'lstat:/data/link', 'stat:/data/link',
             'statx:/data/sub', 'readlink:/data/link', 'readlink:/data/a.txt', 'ls:/data',
-            'ls:/data/sub', 'getdents:/data', 'access:/data/a.txt:r', 'access:/data/a.txt:w',
+            'ls:/data/sub', 'getdents:/data', 'getdents-old:/data', 'getdents-old:/data/sub',
+            'access:/data/a.txt:r', 'access:/data/a.txt:w',
             'access:/data/a.txt:x', 'access:/data/script.sh:x', 'access:/data/private:r',
             'access:/data/sub:w', 'open:/data/a.txt:w', 'open:/data/a.txt:rw',
             'open:/data/new:wcreat', 'open:/data/a.txt:rcreatexcl', 'open:/data/link:nofollow',
@@ -375,8 +376,14 @@ def main():
                 'native %d %r\n     emulated %d %r (%s)' % (nat[0], nat[1], emu[0], emu[1],
                                                           emu[2].strip())))
             if key == 'files':
-                emu32 = t.emulated(a.emu, progs['files32'], args, cwd)
-                same = nat == emu32
+                # The old getdents is left to x86_64: for i386 it answers
+                # EOVERFLOW where the host's inode numbers pass 32 bits.
+                args32 = [x for x in args if not x.startswith('getdents-old:')]
+                want = (nat[0], ''.join(l for l in nat[1].splitlines(True)
+                                        if not l.startswith('getdents-old ')), nat[2])
+                emu32 = t.emulated(a.emu, progs['files32'], args32, cwd)
+                same = want == emu32
+                nat = want
                 check(same, '%s (i386, judged by the x86_64 native run): %s' % (
                     name, 'agree' if same else 'native %r\n     emulated %r' % (nat[1], emu32[1])))
         for key, why in WAITING.items():

@@ -2,7 +2,8 @@
  * stat, mmap, access, chdir) and prints what it saw, one line per step,
  * in a form that does not depend on the ABI: tests/grants judges it by a
  * native run over the same files.  Each argument is one step, OP:PATH[:ARG]:
- *   cat stat lstat statx readlink ls getdents access open chdir fchdir getcwd
+ *   cat stat lstat statx readlink ls getdents getdents-old access open chdir
+ *   fchdir getcwd
  *   mmap seek fcntl at (openat from a directory descriptor)
  *   race:PATH:N     open and read PATH N times; count what was read
  *   dotdot:DIR:N    open DIR once, then N times openat(dir, "../f")
@@ -163,6 +164,31 @@ static void op_getdents(const char *path)
     long pos = lseek(fd, 0, SEEK_SET);
     r = syscall(SYS_getdents64, fd, buf, sizeof(buf));
     printf(" rewind %ld again %s\n", pos, r > 0 ? "ok" : "none");
+    close(fd);
+}
+
+/* The old getdents (struct linux_dirent: longs, the type last): what
+ * i386 programs built before getdents64 call. */
+static void op_getdents_old(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY);
+    if (fd < 0) {
+        printf(" open: %s\n", err());
+        return;
+    }
+    char buf[96];
+    int total = 0, dirs = 0;
+    long r;
+    while ((r = syscall(SYS_getdents, fd, buf, sizeof(buf))) > 0) {
+        for (long off = 0; off < r;) {
+            unsigned short reclen;
+            memcpy(&reclen, buf + off + 2 * sizeof(long), 2);
+            total++;
+            dirs += buf[off + reclen - 1] == DT_DIR;
+            off += reclen;
+        }
+    }
+    printf(" entries %d dirs %d end %ld%s\n", total, dirs, r, r < 0 ? err() : "");
     close(fd);
 }
 
@@ -427,6 +453,8 @@ int main(int argc, char **argv)
             op_ls(path);
         else if (!strcmp(op, "getdents"))
             op_getdents(path);
+        else if (!strcmp(op, "getdents-old"))
+            op_getdents_old(path);
         else if (!strcmp(op, "access"))
             op_access(path, arg);
         else if (!strcmp(op, "open"))
