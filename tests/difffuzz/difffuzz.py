@@ -324,10 +324,17 @@ class Runner:
         # needs IA-32 emulation (without it exec fails, or qemu-i386 runs
         # the program through binfmt_misc).
         ia32 = runs_i386(self.emu)
-        self.abis = [abi for abi in ('32', '64') if (abi == '64' or ia32)
-                     and run1([self.guest[abi]], self.cwd)[2] == 2 << 8]
+        self.abis = [abi for abi in ('32', '64') if (abi == '64' or ia32) and self.runs_natively(abi)]
         if '32' not in self.abis:
             print('difffuzz: this host cannot run i386 programs natively: 64-bit only')
+
+    def runs_natively(self, abi):
+        """A kernel without IA-32 emulation refuses the i386 guest at exec
+        (ENOEXEC), which Popen raises."""
+        try:
+            return run1([self.guest[abi]], self.cwd)[2] == 2 << 8
+        except OSError:
+            return False
 
     def both(self, abi, ops):
         prog = ';'.join(ops)
@@ -379,13 +386,19 @@ def pinned(runner, abi, ops, d):
     return None
 
 
-def minimise(runner, abi, ops):
-    """ddmin-style: drop chunks of ops while a difference remains."""
+def minimise(runner, abi, ops, deadline=None):
+    """ddmin-style: drop chunks of ops while a difference remains.  Stops at
+    `deadline` (time.monotonic()) with what it has so far: a timed run must
+    end on time, and a half-shrunk reproducer still reproduces."""
     n = 2
     while len(ops) >= 2:
+        if deadline is not None and time.monotonic() >= deadline:
+            break
         chunk = max(1, len(ops) // n)
         removed = False
         for i in range(0, len(ops), chunk):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
             cand = ops[:i] + ops[i + chunk:]
             if cand and runner.differs(abi, cand):
                 ops, n, removed = cand, max(n - 1, 2), True
@@ -426,8 +439,8 @@ def cmd_run(runner, a):
         if pinned(runner, abi, ops, d):
             pins += 1
             continue
-        small = minimise(runner, abi, ops)
-        d2 = runner.differs(abi, small)
+        small = minimise(runner, abi, ops, t0 + a.seconds)
+        d2 = runner.differs(abi, small) if small != ops else d
         if d2 and pinned(runner, abi, small, d2):
             pins += 1
             continue

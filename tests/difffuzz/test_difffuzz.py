@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""difffuzz.py's own behaviour, without running any guest: a timed run ends
+on time even when every program differs and every run is slow (the
+shrinker once took minutes past the budget), and a host that refuses the
+i386 guest at exec is a 64-bit-only host, not a crash."""
+import os
+import sys
+import time
+import types
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import difffuzz  # noqa: E402
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+class SlowRunner:
+    """The first program differs from the kernel through its first and last
+    ops together, which the shrinker must find, and each pair of runs takes `cost` seconds, as a
+    guest that hangs until its timeout would."""
+
+    def __init__(self, cost):
+        self.cost, self.abis, self.known, self.runs = cost, ['64'], [], 0
+        self.culprit = None
+
+    def differs(self, abi, ops):
+        time.sleep(self.cost)
+        self.runs += 1
+        if self.culprit is None:
+            self.culprit = (ops[0], ops[-1])
+        elif not all(op in ops for op in self.culprit):
+            return None
+        out = b''.join(b'%d: c 1 = 0\n' % i for i in range(len(ops)))
+        return (out, b'', 0), (out + b'x', b'', 0)
+
+
+budget, cost = 1.0, 0.1  # seed 3 begins with a 33-op program
+runner = SlowRunner(cost)
+args = types.SimpleNamespace(seed=3, seconds=budget, programs=0, save=None)
+t0 = time.monotonic()
+difffuzz.cmd_run(runner, args)
+took = time.monotonic() - t0
+# The last program's shrink may end one run past the budget, and its final
+# check adds one more.
+check(took <= budget + 4 * cost + 0.5,
+      "a %.1f s run whose first program differs ends in %.2f s (%d runs)" % (budget, took,
+                                                                            runner.runs))
+
+prog = ['c,x,1,1,a0,%d' % i for i in range(40)]
+quick = SlowRunner(0.0)
+quick.differs('64', prog)
+small = difffuzz.minimise(quick, '64', prog, time.monotonic() - 1)
+check(len(small) == 40, "a shrink whose deadline has passed returns the program as it is")
+small = difffuzz.minimise(quick, '64', prog)
+check(small == [prog[0], prog[-1]], "without a deadline the shrink finds the two ops (%s)" % small)
+
+# hostcaps may say yes while exec still fails (a guest that is no program).
+difffuzz.runs_i386 = lambda emu: True
+bad = types.SimpleNamespace(emu='/bin/true', guest32='/dev/null', guest64='/bin/true',
+                            known=None)
+try:
+    r = difffuzz.Runner(bad)
+    check(r.abis == [], "a guest that cannot be executed is an ABI this host lacks: %s" % r.abis)
+except OSError as e:
+    check(False, "a guest that cannot be executed crashed the runner: %s" % e)
+
+print("%d failed" % len(failures))
+sys.exit(1 if failures else 0)
