@@ -81,6 +81,9 @@ err_t run_guest(struct task *t, uint64_t start)
         bool retry;
         if ((err = signal_resume(t, &pc, &retry)))
             return err;
+        /* Handlers entered and left, sigreturn: the mask may have changed. */
+        if ((err = async_job_control(t)))
+            return err;
         if (retry)
             async_rekick();
     }

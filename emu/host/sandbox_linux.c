@@ -117,6 +117,9 @@ static const struct allow {
     { "rt_sigaction", ANY, "signal handlers; SIG_DFL before dying like the guest" },
     { "rt_sigprocmask", ANY, "signal masks" },
     { "rt_sigreturn", ANY, "returning from our handlers" },
+    { "restart_syscall", ANY, "a timed poll, sleep or futex wait interrupted by a stop "
+                              "(SIGSTOP, SIGTSTP, Ctrl-Z) resumes through it after SIGCONT; it "
+                              "can only continue the call that was interrupted" },
     { "rt_sigtimedwait", ANY, "waiting for timer signals" },
     { "rt_sigpending", ANY, "pending host signals" },
     { "setitimer", ANY, "limits and guest timers" },

@@ -26,6 +26,14 @@ enum kill_event { KILL_NONE, KILL_CPU_HARD, KILL_TIMEOUT };
  * come from emu/xlat.c). */
 static const int forwarded[] = { SIGHUP_LINUX, SIGINT_LINUX, SIGQUIT_LINUX, SIGTERM_LINUX };
 
+/* Job control: the host's own disposition of these follows the guest's
+ * (async_job_control), so that the host kernel stops and continues
+ * seccomp-emu by its own rules (the stop signal the parent's waitpid sees,
+ * orphaned process groups, a background terminal read's EIO), and a
+ * guest handler runs as natively, forwarded like the signals above. */
+static const int job_control[] = { SIGTSTP_LINUX, SIGTTIN_LINUX, SIGTTOU_LINUX, SIGCONT_LINUX };
+enum host_disposition { HOST_UNSET, HOST_DEFAULT, HOST_IGNORE, HOST_FORWARD };
+
 static struct {
     struct task *t;
     int wake[2]; /* to the main thread: something was posted */
@@ -53,6 +61,7 @@ static struct {
     int64_t timeout_at;           /* monotonic */
     const char *timeout_reason;
     char cpu_hard_reason[96];
+    enum host_disposition job_disposition[G_N_ELEMENTS(job_control)];
 } async_state = { .wake = { -1, -1 }, .ctl = { -1, -1 } };
 
 static int64_t mono_now(void)
@@ -113,14 +122,23 @@ static void kick(void)
 
 /* Host handler: record, wake both threads; the timer thread stops the
  * engine (uc_emu_stop is not async-signal-safe). */
+static int guest_signal_of(int hsig)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++)
+        if (xlat_signal_to_host(forwarded[i]) == hsig)
+            return forwarded[i];
+    for (size_t i = 0; i < G_N_ELEMENTS(job_control); i++)
+        if (xlat_signal_to_host(job_control[i]) == hsig)
+            return job_control[i];
+    return 0;
+}
+
 static void on_host_signal(int hsig, siginfo_t *si, void *uctx)
 {
     (void)uctx;
     int saved = errno;
-    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++) {
-        int g = forwarded[i];
-        if (xlat_signal_to_host(g) != hsig)
-            continue;
+    int g = guest_signal_of(hsig);
+    if (g) {
         int code = SI_KERNEL_LINUX;
         if (si->si_code == SI_USER)
             code = SI_USER_LINUX;
@@ -289,9 +307,13 @@ err_t async_start(struct task *t)
     sigemptyset(&need);
     for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++)
         sigaddset(&need, xlat_signal_to_host(forwarded[i]));
+    for (size_t i = 0; i < G_N_ELEMENTS(job_control); i++)
+        sigaddset(&need, xlat_signal_to_host(job_control[i]));
     sigaddset(&need, INTERRUPT_SIGNAL);
     if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
         return err_new("pthread_sigmask: %s", g_strerror(errno));
+    if ((e = async_job_control(t)))
+        return e;
     async_state.main_thread = pthread_self();
     GError *gerr = NULL;
     async_state.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
@@ -306,6 +328,51 @@ err_t async_start(struct task *t)
     while (!async_state.ready)
         g_cond_wait(&async_state.ready_cond, &async_state.lock);
     g_mutex_unlock(&async_state.lock);
+    return OK;
+}
+
+/* What the host should do with one job-control signal, given the guest's
+ * action and mask. */
+static enum host_disposition job_disposition_for(const struct task *t, int sig)
+{
+    const struct ksigaction *ka = &t->sighand->action[sig];
+    if (ka->handler == SIG_IGN_LINUX)
+        return HOST_IGNORE;
+    if (sig == SIGCONT_LINUX)
+        /* The host continues seccomp-emu whatever its action; only a
+         * handler needs to hear of it. */
+        return ka->handler == SIG_DFL_LINUX ? HOST_DEFAULT : HOST_FORWARD;
+    if (t->sig.blocked & SIGMASK_LINUX(sig))
+        /* Held in the guest's pending set.  A blocked SIGTTIN or SIGTTOU
+         * counts as ignored for a background terminal read or write
+         * (is_ignored() in the tty layer): the host ignoring it gives the
+         * same EIO or pass, where forwarding it would make the host resend
+         * it on each restarted read. */
+        return sig == SIGTSTP_LINUX ? HOST_FORWARD : HOST_IGNORE;
+    return ka->handler == SIG_DFL_LINUX ? HOST_DEFAULT : HOST_FORWARD;
+}
+
+err_t async_job_control(struct task *t)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(job_control); i++) {
+        enum host_disposition want = job_disposition_for(t, job_control[i]);
+        if (want == async_state.job_disposition[i])
+            continue;
+        int host = xlat_signal_to_host(job_control[i]);
+        if (!host)
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sigfillset(&sa.sa_mask);
+        if (want == HOST_FORWARD) {
+            sa.sa_sigaction = on_host_signal;
+            sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        } else
+            sa.sa_handler = want == HOST_IGNORE ? SIG_IGN : SIG_DFL;
+        if (sigaction(host, &sa, NULL) != 0)
+            return err_new("sigaction(%d): %s", host, g_strerror(errno));
+        async_state.job_disposition[i] = want;
+    }
     return OK;
 }
 

@@ -23,6 +23,12 @@ err_t async_start(struct task *t);
  * guest signals (or the limit's SIGKILL). */
 void async_take(struct task *t);
 
+/* The guest's action or mask of a job-control signal (SIGTSTP, SIGTTIN,
+ * SIGTTOU, SIGCONT) may have changed: make the host's disposition follow,
+ * so that a stop sent to seccomp-emu stops it as it would stop the guest
+ * natively, and a guest handler hears of it.  Cheap when nothing changed. */
+err_t async_job_control(struct task *t);
+
 /* Ask for another engine stop soon (the signal could not be delivered at
  * this stop). */
 void async_rekick(void);

@@ -11,8 +11,11 @@
 #include "emu/kernel/observe.h"
 #include "emu/xlat.h"
 
-/* The standard signals whose default action is to ignore them; the stop
- * signals are ignored too, as seccomp-emu has no job control to stop in. */
+/* The standard signals whose default action is to ignore them.  The stop
+ * signals are ignored too when the emulated kernel delivers them (the guest
+ * sending them to itself): a stop sent from outside stops seccomp-emu
+ * through the host kernel itself (async_job_control), and a guest that
+ * could stop itself would stop --timeout with it. */
 #define IGNORE_MASK                                                                            \
     (SIGMASK_LINUX(SIGCHLD_LINUX) | SIGMASK_LINUX(SIGCONT_LINUX) | SIGMASK_LINUX(SIGURG_LINUX) | \
      SIGMASK_LINUX(SIGWINCH_LINUX) | SIGMASK_LINUX(SIGSTOP_LINUX) | SIGMASK_LINUX(SIGTSTP_LINUX) | \
@@ -22,6 +25,9 @@
     (SIGMASK_LINUX(SIGSEGV_LINUX) | SIGMASK_LINUX(SIGBUS_LINUX) | SIGMASK_LINUX(SIGILL_LINUX) | \
      SIGMASK_LINUX(SIGTRAP_LINUX) | SIGMASK_LINUX(SIGFPE_LINUX) | SIGMASK_LINUX(SIGSYS_LINUX))
 #define UNBLOCKABLE (SIGMASK_LINUX(SIGKILL_LINUX) | SIGMASK_LINUX(SIGSTOP_LINUX))
+#define STOP_MASK                                                                              \
+    (SIGMASK_LINUX(SIGSTOP_LINUX) | SIGMASK_LINUX(SIGTSTP_LINUX) | SIGMASK_LINUX(SIGTTIN_LINUX) | \
+     SIGMASK_LINUX(SIGTTOU_LINUX))
 /* RLIMIT_SIGPENDING is per user and large; a bound keeps a flood of
  * real-time signals from growing the emulator without limit. */
 #define MAX_QUEUED 4096
@@ -212,6 +218,14 @@ void signal_send(struct task *t, const struct ksiginfo *info, const char *why)
         task_kill(t, SIGKILL_LINUX, death_reason(sig, &copy));
         return;
     }
+    /* prepare_signal(): a stop signal discards a pending SIGCONT, and
+     * SIGCONT every pending stop signal, blocked or not. */
+    if (STOP_MASK & SIGMASK_LINUX(sig))
+        signal_flush(t, SIGCONT_LINUX);
+    else if (sig == SIGCONT_LINUX)
+        for (int stop = 1; stop <= NSIG_LINUX_ALL; stop++)
+            if (STOP_MASK & SIGMASK_LINUX(stop))
+                signal_flush(t, stop);
     /* Ignored and not blocked: discarded at once (prepare_signal). */
     if (!(s->blocked & SIGMASK_LINUX(sig)) && handler_ignored(&t->sighand->action[sig], sig))
         return;

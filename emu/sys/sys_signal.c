@@ -36,6 +36,17 @@ static uint64_t user_sp(struct task *t)
     return cpu_reg(t->cpu, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
 }
 
+/* The host's handling of the job-control signals follows the guest's
+ * actions and mask (async.c). */
+static void follow_job_control(struct task *t)
+{
+    err_t e = async_job_control(t);
+    if (e) {
+        task_kill(t, SIGKILL_LINUX, g_strdup_printf("internal error: %s", e));
+        err_free(e);
+    }
+}
+
 /* ---- sigaction ---- */
 
 static int64_t do_sigaction(struct task *t, int64_t sig, const struct ksigaction *act,
@@ -60,6 +71,7 @@ static int64_t do_sigaction(struct task *t, int64_t sig, const struct ksigaction
                          sig == SIGWINCH_LINUX));
         if (ignored)
             signal_flush(t, (int)sig);
+        follow_job_control(t);
     }
     return 0;
 }
@@ -147,6 +159,7 @@ static int64_t apply_how(struct task *t, int how, uint64_t set)
         return -EINVAL_LINUX;
     }
     signal_set_blocked(t, b);
+    follow_job_control(t);
     return 0;
 }
 
@@ -210,6 +223,7 @@ static int64_t suspend(struct task *t, uint64_t mask)
     s->saved_mask = s->blocked;
     s->restore_mask = true;
     s->blocked = mask & ~UNBLOCKABLE;
+    follow_job_control(t);
     while (async_wait(t, -1, false, -1, NULL) >= 0)
         ;
     return -ERESTARTNOHAND_LINUX;
