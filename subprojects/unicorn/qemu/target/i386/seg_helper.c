@@ -1450,6 +1450,11 @@ int uc_check_cpu_x86_load_seg(CPUX86State *env, int seg_reg, int sel)
                     return UC_ERR_EXCEPTION;
                 }
             } else {
+                /* seccomp-emu: CS must hold code, as a far transfer or
+                 * iret requires (a data descriptor was loaded into it) */
+                if (seg_reg == R_CS && !(e2 & DESC_CS_MASK)) {
+                    return UC_ERR_EXCEPTION;
+                }
                 /* must be readable segment */
                 if ((e2 & (DESC_CS_MASK | DESC_R_MASK)) == DESC_CS_MASK) {
                     return UC_ERR_EXCEPTION;

@@ -1589,7 +1589,14 @@ uc_err reg_write(void *_env, int mode, unsigned int regid, const void *value,
             break;
         case UC_X86_REG_CS:
             CHECK_REG_TYPE(uint16_t);
-            env->segs[R_CS].selector = *(uint16_t *)value;
+            /* seccomp-emu: load the descriptor, as in 32-bit mode, so that
+             * a return to a 32-bit code segment runs in compatibility mode
+             * (a selector alone left the CPU in 64-bit mode). */
+            ret = uc_check_cpu_x86_load_seg(env, R_CS, *(uint16_t *)value);
+            if (ret) {
+                return ret;
+            }
+            cpu_x86_load_seg(env, R_CS, *(uint16_t *)value);
             break;
         case UC_X86_REG_DS:
             CHECK_REG_TYPE(uint16_t);
@@ -1597,7 +1604,12 @@ uc_err reg_write(void *_env, int mode, unsigned int regid, const void *value,
             break;
         case UC_X86_REG_SS:
             CHECK_REG_TYPE(uint16_t);
-            env->segs[R_SS].selector = *(uint16_t *)value;
+            /* seccomp-emu: checked and loaded, as CS above. */
+            ret = uc_check_cpu_x86_load_seg(env, R_SS, *(uint16_t *)value);
+            if (ret) {
+                return ret;
+            }
+            cpu_x86_load_seg(env, R_SS, *(uint16_t *)value);
             break;
         case UC_X86_REG_ES:
             CHECK_REG_TYPE(uint16_t);
