@@ -294,6 +294,20 @@ void cpu_set_reg(struct cpu *c, int reg, uint64_t v)
         g_error("uc_reg_write(%d): %s", reg, uc_strerror(e));
 }
 
+bool cpu_valid_user_data(struct cpu *c, uint16_t sel)
+{
+    /* No LDT: a selector naming it names nothing. */
+    unsigned index = sel >> 3;
+    if ((sel & 4) || index == 0 || index >= GDT_ENTRIES_LINUX)
+        return false;
+    uint64_t d;
+    memcpy(&d, kpage_host(c) + KP_GDT + index * 8, 8);
+    bool present = d & (1ull << 47), system = !(d & (1ull << 44));
+    unsigned dpl = (unsigned)(d >> 45) & 3, type = (unsigned)(d >> 40) & 0xf;
+    bool code = type & 8, writable = type & 2;
+    return present && !system && dpl == 3 && !code && writable;
+}
+
 bool cpu_in_64bit_code(struct cpu *c)
 {
     return c->is64 && (cpu_reg(c, UC_X86_REG_CS) & 0xffff) == SEL_USER_CS_LINUX;

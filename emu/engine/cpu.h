@@ -80,6 +80,11 @@ bool cpu_in_64bit_code(struct cpu *c);
 /* Where seccomp-emu's page is for this engine, and its host bytes. */
 uint64_t cpu_kpage(const struct cpu *c);
 
+/* Would the kernel's force_valid_ss() keep `sel` as a 64-bit task's stack
+ * segment: a present, writable, DPL 3 data descriptor (the GDT's user data
+ * segment, or a TLS entry made so)? */
+bool cpu_valid_user_data(struct cpu *c, uint16_t sel);
+
 enum vendor cpu_host_vendor(void);
 
 #endif

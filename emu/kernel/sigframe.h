@@ -38,6 +38,9 @@ struct sigreturn_out {
     uint64_t mask;
     bool has_ss; /* rt frames carry the alternate stack to restore */
     struct sigaltstack_k ss;
+    /* x86_64: SS is to become __USER_DS unless the GDT holds a valid user
+     * data segment there (force_valid_ss(), which needs the descriptors) */
+    bool force_valid_ss;
 };
 
 /* Is `sp` on the alternate stack (on_sig_stack)? */

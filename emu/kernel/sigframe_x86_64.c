@@ -112,10 +112,12 @@ bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur,
     r->flags = (cur->flags & ~(uint64_t)FIX_EFLAGS_LINUX) | (sc->flags & FIX_EFLAGS_LINUX);
     r->cs = sc->cs | 3;
     r->ss = sc->ss | 3;
-    /* Without UC_STRICT_RESTORE_SS (old frames) a broken SS is replaced,
-     * as force_valid_ss() does. */
-    if (!(uc->uc_flags & UC_STRICT_RESTORE_SS_LINUX) && r->ss != SEL_USER_DS_LINUX)
-        r->ss = SEL_USER_DS_LINUX;
+    /* Without UC_STRICT_RESTORE_SS (old frames) a broken SS is to be
+     * replaced, as force_valid_ss() does, but only for a return to 64-bit
+     * code (user_64bit_mode()): any other CS and SS meet iret's checks as
+     * they are. */
+    out->force_valid_ss =
+        !(uc->uc_flags & UC_STRICT_RESTORE_SS_LINUX) && r->cs == SEL_USER_CS_LINUX;
     if (sc->fpstate) {
         struct fxregs_state_linux fx;
         if (!mm_read(mm, sc->fpstate, &fx, sizeof(fx)))

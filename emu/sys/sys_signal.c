@@ -467,7 +467,7 @@ static int64_t do_sigreturn(struct task *t, bool rt)
     struct uctx cur;
     uctx_read(t->cpu, &cur);
     cur.r[UR_SP] = user_sp(t);
-    struct sigreturn_out out;
+    struct sigreturn_out out = { .force_valid_ss = false };
     bool ok = compat(t) ? sigframe_ia32_restore(t->mm, &cur, rt, &out)
                         : sigframe_x86_64_restore(t->mm, &cur, &out);
     if (!ok) {
@@ -475,6 +475,8 @@ static int64_t do_sigreturn(struct task *t, bool rt)
         signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, t->sig.trapno, t->sig.err);
         return 0;
     }
+    if (out.force_valid_ss && !cpu_valid_user_data(t->cpu, out.regs.ss))
+        out.regs.ss = SEL_USER_DS_LINUX;
     signal_set_blocked(t, out.mask);
     /* restore_altstack(): as sigaltstack(2) would, errors ignored.  The
      * kernel judges "in use" by the handler's stack pointer at the call

@@ -117,6 +117,47 @@ class Gen:
         self.put(off + self.w, nsec)
         return 'a%d' % off
 
+    # Where each field of the context sits above the stack pointer a
+    # sigreturn starts from (abi/sigframe_linux.h): (offset, bytes, pool).
+    CS64 = ['0x33', '0x33', '0x23', '0x2b', '0', '3', '0x10', '0x1b', '0x43', '0xe943', '0x63',
+            '0x73', '0x34']
+    SS64 = ['0x2b', '0x2b', '0', '3', '0x23', '0x33', '0x2f', '0x63', '0x18']
+    CS32 = ['0x23', '0x23', '0x33', '0x2b', '0', '3', '0x7b', '0x63', '0x73', '0x1b', '0xe943']
+    SS32 = ['0x2b', '0x2b', '0', '3', '0x23', '0x7b', '0x63', '0x33']
+    FLAGS = ['0x202', '0x246', '0x302', '0x40202', '0x3202', '0x200202', '0x4202', '0x20202',
+             '0x10202', '0xffffffff', '0']
+    IP = ['L', 'L', 'L', '0', 't', 'a0', 'a0x10000']
+    FPSTATE = ['0', '0', '0', 'a0x6000', '1', 'a0x11000']
+
+    def frame_fields(self, rt):
+        x64 = self.abi == '64'
+        if x64:
+            mc = 40   # uc at sp (pretcode below it), uc_mcontext 40 into it
+            return [(0, 8, ['0', '2', '4', '6']), (mc + 120, 8, ['a0x8000', '0', 'a0x11000']),
+                    (mc + 128, 8, self.IP + ['0x800000000000']), (mc + 136, 8, self.FLAGS),
+                    (mc + 144, 2, self.CS64), (mc + 150, 2, self.SS64),
+                    (mc + 184, 8, self.FPSTATE), (296, 8, ['0'])]
+        sc = 160 if rt else 0   # rt: uc 140 above sp, its mcontext 20 in; else sc at sp
+        segs = ['0x2b', '0', '3', '0x23', '0x63', '0x7b', '0x33', '0x2b']
+        f = [(sc + 0, 2, segs), (sc + 4, 2, segs), (sc + 8, 2, segs), (sc + 12, 2, segs),
+             (sc + 28, 4, ['a0x8000', '0', 'a0x11000']), (sc + 56, 4, self.IP),
+             (sc + 60, 2, self.CS32), (sc + 64, 4, self.FLAGS), (sc + 72, 2, self.SS32),
+             (sc + 76, 4, self.FPSTATE)]
+        f += [(140, 4, ['0', '2', '4']), (248, 8, ['0'])] if rt else [(80, 4, ['0']), (712, 4, ['0'])]
+        return f
+
+    def sigreturn(self):
+        """A sigreturn over a context written into the arena (interp.c's r
+        op): every field the kernel checks drawn from selectors, flags and
+        addresses that are valid, invalid or odd."""
+        r = self.r
+        rt = 1 if self.abi == '64' else r.randrange(2)
+        base = 0x4000
+        for off, size, pool in self.frame_fields(rt):
+            if r.random() < 0.85:
+                self.put(base + off, v(pool, r), size)
+        self.ops.append('r,%d,%d' % (base, rt))
+
     def call(self, mode, nr, *args):
         args = list(args) + ['0'] * (6 - len(args))
         self.ops.append('c,%s,%d,%s' % (mode, nr, ','.join(args)))
@@ -124,7 +165,7 @@ class Gen:
     def pre_strict_call(self):
         r, x64 = self.r, self.abi == '64'
         n = lambda a, b: a if x64 else b   # syscall number per ABI
-        c = r.randrange(38)
+        c = r.randrange(39)
         if c == 0:
             p = self.ptr_out(); self.call('x', n(0, 3), v(FDS, r), p, v(self.lens(), r))
         elif c == 1:
@@ -231,6 +272,8 @@ class Gen:
         elif c == 35:
             self.call('x', n(318, 355), self.ptr_out(), v(['0', '1', '16', '4096', '0x8001'], r),
                       v(['0', '1', '2', '4', '8', '-1'], r))
+        elif c == 37:
+            self.sigreturn()
         elif c == 36:
             self.call('x', n(317, 354), v(['0', '1', '2', '3', '-1'], r), v(['0', '1', '-1'], r),
                       v(['0', 'a0x11000', '1'], r))
@@ -253,7 +296,7 @@ class Gen:
         elif w < 0.75:
             self.ops.append('f,%d' % r.randrange(10))
         elif w < 0.82:
-            self.call('x', r.choice([15] if x64 else [119, 173]))
+            self.sigreturn()
         elif w < 0.88:
             self.call('x', 60 if x64 else 1, v(INTS, r))
         elif w < 0.94:
@@ -373,7 +416,7 @@ def first_diff_op(ops, d):
         i += 1
     text = no[:i + 1].decode('latin-1')
     last = None
-    for m in re.finditer(r'(\d+): [cwhfs]', text):
+    for m in re.finditer(r'(\d+): [cwhfsr]', text):
         last = int(m.group(1))
     return ops[last] if last is not None and last < len(ops) else '(status/stderr)'
 
@@ -419,7 +462,7 @@ def show(d):
 
 
 def count_calls(ops):
-    return sum(1 for o in ops if o[0] in 'cfhs')
+    return sum(1 for o in ops if o[0] in 'cfhsr')
 
 
 def cmd_run(runner, a):

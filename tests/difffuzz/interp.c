@@ -14,11 +14,20 @@
  *   f,KIND         raise a fault (see raise_fault)
  *   s,HOW          enter strict mode: 0 prctl(PR_SET_SECCOMP, 1),
  *                  1 seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL)
+ *   r,OFF,RT       sigreturn with the stack pointer at arena + OFF, so the
+ *                  frame is bytes the program wrote (w ops) over the
+ *                  arena's fixed pattern, the same in both runs (a bare
+ *                  c,x,15 read the initial stack above the C frames, whose
+ *                  auxv and environment differ between the runs by design);
+ *                  RT: rt_sigreturn, else i386's sigreturn.  Whatever the
+ *                  kernel does with the context decides what runs next
+ *                  (L: a landing that prints "landed" and exits 42)
  *
  * Argument tokens: a number (decimal, 0x hex, leading '-'), or
  *   aOFF  arena + OFF (the arena is mapped at a fixed address)
  *   h     our handler, r our restorer, t this program's text, z a string
  *   P     our pid, T our tid (asked once at start)
+ *   L     the landing, reached by a sigreturn that restored it as ip
  *   pN    path number N from paths[] below
  * Handlers print "sig N code C" (and the fault address for kernel-sent
  * SIGSEGV/SIGBUS); a kernel-sent fault signal ends the program with
@@ -40,15 +49,30 @@ static long my_pid, my_tid;
 static long opno;
 
 void fuzz_restorer(void);
+void fuzz_landing(void);
+void fuzz_sigreturn(unsigned long sp, unsigned long nr);
 #if defined(__x86_64__)
 __asm__(".text\n.globl fuzz_restorer\nfuzz_restorer:\n"
         "mov $15, %eax\nsyscall\nhlt\n");
+/* No stack: the restored rsp can be anything. */
+__asm__(".text\n.globl fuzz_landing\nfuzz_landing:\n"
+        "mov $1, %eax\nmov $1, %edi\nlea landed_msg(%rip), %rsi\nmov $7, %edx\nsyscall\n"
+        "mov $60, %eax\nmov $42, %edi\nsyscall\nhlt\n"
+        ".globl fuzz_sigreturn\nfuzz_sigreturn:\n"
+        "mov %rdi, %rsp\nmov %rsi, %rax\nsyscall\nhlt\n"
+        ".section .rodata\nlanded_msg: .ascii \"landed\\n\"\n.text\n");
 #define NR_RT_SIGACTION 13
 #define NR_GETTID 186
 #define NR_SECCOMP 317
 #else
 __asm__(".text\n.globl fuzz_restorer\nfuzz_restorer:\n"
         "mov $173, %eax\nint $0x80\nhlt\n");
+__asm__(".text\n.globl fuzz_landing\nfuzz_landing:\n"
+        "mov $4, %eax\nmov $1, %ebx\nmov $landed_msg, %ecx\nmov $7, %edx\nint $0x80\n"
+        "mov $1, %eax\nmov $42, %ebx\nint $0x80\nhlt\n"
+        ".globl fuzz_sigreturn\nfuzz_sigreturn:\n"
+        "mov 8(%esp), %eax\nmov 4(%esp), %esp\nint $0x80\nhlt\n"
+        ".section .rodata\nlanded_msg: .ascii \"landed\\n\"\n.text\n");
 #define NR_RT_SIGACTION 174
 #define NR_GETTID 224
 #define NR_SECCOMP 354
@@ -114,6 +138,7 @@ static unsigned long parse_tok(const char **sp)
     case 'z': s++; v = (unsigned long)paths[2]; break;
     case 'P': s++; v = (unsigned long)my_pid; break;
     case 'T': s++; v = (unsigned long)my_tid; break;
+    case 'L': s++; v = (unsigned long)fuzz_landing; break;
     case 'p': s++; v = parse_num(&s); v = (unsigned long)paths[v % NPATHS]; break;
     default: v = parse_num(&s); break;
     }
@@ -229,6 +254,14 @@ int guest_main(int argc, char **argv)
         case 'f':
             put_str("f\n");
             raise_fault((long)a[0]);
+            break;
+        case 'r':
+            put_str("r\n");
+#if defined(__x86_64__)
+            fuzz_sigreturn(ARENA + (a[0] % ARENA_RW), 15);
+#else
+            fuzz_sigreturn(ARENA + (a[0] % ARENA_RW), a[1] ? 173 : 119);
+#endif
             break;
         case 's':
             put_str("s = ");
