@@ -71,9 +71,16 @@ int xlat_signal_to_host(int sig)
 
 int xlat_whence_to_host(int whence)
 {
-    static const int host[] = { [SEEK_SET_LINUX] = SEEK_SET, [SEEK_CUR_LINUX] = SEEK_CUR,
-                                [SEEK_END_LINUX] = SEEK_END };
-    return host[whence];
+    switch (whence) {
+    case SEEK_SET_LINUX: return SEEK_SET;
+    case SEEK_CUR_LINUX: return SEEK_CUR;
+    case SEEK_END_LINUX: return SEEK_END;
+#if defined(SEEK_DATA) && defined(SEEK_HOLE)
+    case SEEK_DATA_LINUX: return SEEK_DATA;
+    case SEEK_HOLE_LINUX: return SEEK_HOLE;
+#endif
+    default: return -1;
+    }
 }
 
 uint32_t xlat_mode_to_linux(unsigned host_mode)

@@ -12,7 +12,8 @@ int xlat_errno_to_linux(int host_errno);
 /* The host's number for Linux signal `sig`, or 0 where the host has none. */
 int xlat_signal_to_host(int sig);
 
-/* The host's whence for Linux's SEEK_SET, SEEK_CUR or SEEK_END. */
+/* The host's whence for Linux's SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA or
+ * SEEK_HOLE; -1 where the host has no such whence. */
 int xlat_whence_to_host(int whence);
 
 /* A host st_mode as Linux's (type bits and permissions). */

@@ -749,6 +749,36 @@ int64_t ofile_stat(struct ofile *f, struct kstat *k)
     return 0;
 }
 
+/* SEEK_DATA and SEEK_HOLE on a host without them: what Linux's
+ * generic_file_llseek answers for a file system that keeps no holes (the
+ * whole file is data, its end the only hole); whatever cannot seek still
+ * says so first. */
+static int64_t seek_data_hole(int host, int64_t off, int whence)
+{
+    struct stat st;
+    if (lseek(host, 0, SEEK_CUR) < 0 || fstat(host, &st) != 0)
+        return host_errno();
+    if (off < 0 || off >= (int64_t)st.st_size)
+        return -ENXIO_LINUX;
+    off_t to = whence == SEEK_DATA_LINUX ? (off_t)off : st.st_size;
+    if (lseek(host, to, SEEK_SET) < 0)
+        return host_errno();
+    return (int64_t)to;
+}
+
+int64_t host_lseek(int host, int64_t off, int whence)
+{
+    if (whence < SEEK_SET_LINUX || whence > SEEK_MAX_LINUX)
+        return -EINVAL_LINUX;
+    int host_whence = xlat_whence_to_host(whence);
+    if (host_whence < 0)
+        return seek_data_hole(host, off, whence);
+    off_t r = lseek(host, (off_t)off, host_whence);
+    if (r < 0)
+        return host_errno();
+    return (int64_t)r;
+}
+
 int64_t ofile_lseek(struct ofile *f, int64_t off, int whence)
 {
     if (f->type == OFILE_REG) {
@@ -765,16 +795,10 @@ int64_t ofile_lseek(struct ofile *f, int64_t off, int whence)
         } else {
             /* SEEK_DATA, SEEK_HOLE: the host knows the holes.  Its own
              * offset is never used (reads are positioned). */
-#if defined(SEEK_DATA) && defined(SEEK_HOLE)
-            if (whence == 3 || whence == 4) {
-                off_t r = lseek(f->host, (off_t)off, whence == 3 ? SEEK_DATA : SEEK_HOLE);
-                if (r < 0)
-                    return host_errno();
+            int64_t r = host_lseek(f->host, off, whence);
+            if (r >= 0)
                 f->pos = (uint64_t)r;
-                return r;
-            }
-#endif
-            return -EINVAL_LINUX;
+            return r;
         }
         if ((off > 0 && base > INT64_MAX - off) || base + off < 0)
             return -EINVAL_LINUX;

@@ -65,6 +65,9 @@ struct ofile *ofile_get(struct ofile *f);
 void ofile_put(struct ofile *f);
 int64_t ofile_stat(struct ofile *f, struct kstat *k);
 int64_t ofile_lseek(struct ofile *f, int64_t off, int whence);
+/* lseek(2) on a host descriptor with Linux's whence (SEEK_DATA and SEEK_HOLE
+ * included, answered as Linux would where the host lacks them). */
+int64_t host_lseek(int host, int64_t off, int whence);
 /* getdents64 (`dirent64`) or the old getdents in the caller's ABI. */
 int64_t ofile_getdents(struct task *t, struct ofile *f, uint64_t buf, uint64_t count,
                        bool dirent64);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -373,9 +374,12 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         return -EBADF_LINUX;
     if (g->kind == GFD_GRANT)
         return ofile_lseek(g->ofile, off, whence);
-    if (whence < SEEK_SET_LINUX || whence > SEEK_END_LINUX)
+    if (whence < SEEK_SET_LINUX || whence > SEEK_MAX_LINUX)
         return -EINVAL_LINUX;
     if (g->kind == GFD_PROC_SECCOMP) {
+        /* 2.6.11 had no SEEK_DATA or SEEK_HOLE. */
+        if (whence > SEEK_END_LINUX)
+            return -EINVAL_LINUX;
         /* The seed's file used the default llseek: any position >= 0. */
         int64_t base = whence == SEEK_SET_LINUX ? 0 : whence == SEEK_CUR_LINUX ? (int64_t)g->pos : -1;
         if (base < 0 || base + off < 0)
@@ -385,10 +389,7 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
     }
     if (g->kind != GFD_HOST)
         return -ESPIPE_LINUX;
-    off_t r = lseek(g->host, (off_t)off, xlat_whence_to_host(whence));
-    if (r < 0)
-        return -xlat_errno_to_linux(errno);
-    return (int64_t)r;
+    return host_lseek(g->host, off, whence);
 }
 
 SYS(lseek)
