@@ -26,6 +26,7 @@
 #include "emu/entry/vdso_time.h"
 #include "loaders/elf.h"
 #include "loaders/filter_file.h"
+#include "loaders/input.h"
 #include "loaders/seccomp_profile.h"
 #include "loaders/raw_opts.h"
 #include "loaders/stack.h"
@@ -215,12 +216,15 @@ static void install_policies(struct task *t, GPtrArray *policies)
 
 /* Maps a static ELF program and builds its Linux initial stack. */
 static err_t load_elf(struct task *t, const uint8_t *data, size_t len, const struct elf_info *info,
-                      char **argv, const char *prog, uint64_t *entry, uint64_t *sp)
+                      char **argv, const char *prog, uint64_t *entry, uint64_t *sp,
+                      bool *mapping_failed)
 {
     struct elf_loaded ld;
     err_t e;
-    if ((e = elf_load(t, data, len, info, &ld)))
+    if ((e = elf_load(t, data, len, info, &ld))) {
+        *mapping_failed = true;
         return e;
+    }
     t->mm->brk_start = t->mm->brk_cur = ld.brk;
     t->mm->elf_data = ld.data;
     if ((e = vdso_map(t)))
@@ -260,11 +264,22 @@ int main(int argc, char **argv)
                uc_major, uc_minor);
         return 0;
     }
+    /* --timeout counts from here: reading the inputs and loading the
+     * program are part of the run, and without it set-up has
+     * LIMITS_SETUP_SECONDS.  A stream given as an input must end by then
+     * (the read gives up a second later, so that the watchdog says so). */
+    int64_t started = input_now();
+    err_t e = limits_start_clock(opt_quiet);
+    if (e)
+        die(EXIT_CANNOT_EXECUTE, NULL, e);
+    input_set_deadline((limits_deadline() ? limits_deadline()
+                                          : started + LIMITS_SETUP_SECONDS * 1000000000ll) +
+                       1000000000ll);
     int first = 1;
     if (first < argc && !strcmp(argv[first], "--"))
         first++;
     bool raw;
-    err_t e = raw_check_options(first < argc, &raw);
+    e = raw_check_options(first < argc, &raw);
     if (e)
         die(EXIT_USAGE, NULL, e);
     if (!raw && first >= argc)
@@ -275,22 +290,21 @@ int main(int argc, char **argv)
     parse_profile(t);
 
     const char *prog;
-    gchar *data = NULL;
-    gsize len = 0;
+    char *data = NULL;
+    size_t len = 0;
     struct elf_info info;
     struct raw_image rimg;
     if (raw) {
         int status;
         if ((e = raw_open(&rimg, &status)))
-            die(status, rimg.text_path, e);
+            die(status, rimg.failed_path, e);
         prog = rimg.text_path;
         info.is64 = rimg.layout.is64;
     } else {
         prog = argv[first];
-        if (!g_file_get_contents(prog, &data, &len, &gerr)) {
-            bool missing = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-            die(missing ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE, prog, gerr->message);
-        }
+        enum input_failure why;
+        if ((e = input_read(prog, INPUT_MAX_PROGRAM, elf_bytes_needed, &data, &len, &why)))
+            die(why == INPUT_MISSING ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE, prog, e);
         if ((e = elf_parse((const uint8_t *)data, len, &info)))
             die(EXIT_CANNOT_EXECUTE, prog, e);
     }
@@ -328,8 +342,18 @@ int main(int argc, char **argv)
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
     t->mm->mmap_base = top - (128u << 20);
+    bool mapping_failed = false;
     e = raw ? raw_start(t, &rimg, &entry, &sp)
-            : load_elf(t, (const uint8_t *)data, len, &info, argv + first, prog, &entry, &sp);
+            : load_elf(t, (const uint8_t *)data, len, &info, argv + first, prog, &entry, &sp,
+                       &mapping_failed);
+    if (e && mapping_failed) {
+        /* Linux is past execve's point of no return when it maps the
+         * segments: a failure there is a SIGSEGV (bprm_execve). */
+        task_kill(t, SIGSEGV_LINUX,
+                  err_printable(g_strdup_printf("killed by SIGSEGV: %s: the program's segments "
+                                                "cannot be mapped: %s", prog, e)));
+        exit_like_guest(t);
+    }
     if (e)
         die(EXIT_CANNOT_EXECUTE, prog, e);
     g_free(data);
@@ -346,6 +370,10 @@ int main(int argc, char **argv)
      * filter is attached). */
     if (opt_strict || (raw && !opt_policies))
         seccomp_enter_strict(t);
+    /* From here host signals reach the guest, and the timer thread, not
+     * the set-up watchdog, ends the run at --timeout. */
+    if ((e = async_forward_signals(t)) || (e = limits_setup_done()))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Keep last: after it seccomp-emu cannot open, create or spawn. */
     if ((e = sandbox_enter()))
         die(EXIT_CANNOT_EXECUTE, prog, e);

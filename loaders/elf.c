@@ -35,6 +35,35 @@ static int prot_of(uint32_t pflags)
            ((pflags & 1) ? PROT_EXEC_LINUX : 0);
 }
 
+size_t elf_bytes_needed(const char *data, size_t len)
+{
+    const uint8_t *d = (const uint8_t *)data;
+    if (len >= 4 && memcmp(d, "\177ELF", 4) != 0)
+        return len; /* no ELF: elf_parse says so */
+    if (len < 64)
+        return 0;
+    bool is64 = d[4] == 2;
+    uint64_t phoff = is64 ? rd(d + 32, 8) : rd(d + 28, 4);
+    unsigned phent = (unsigned)rd(d + (is64 ? 54 : 42), 2);
+    unsigned phnum = (unsigned)rd(d + (is64 ? 56 : 44), 2);
+    if ((d[4] != 1 && d[4] != 2) || phent != (is64 ? 56u : 32u) || phoff > UINT32_MAX)
+        return len;
+    uint64_t need = MAX(phoff + (uint64_t)phnum * phent, 64);
+    if (need > len)
+        return 0;
+    for (unsigned i = 0; i < phnum; i++) {
+        const uint8_t *p = d + phoff + (uint64_t)i * phent;
+        if (rd(p, 4) != PT_LOAD)
+            continue;
+        uint64_t off = is64 ? rd(p + 8, 8) : rd(p + 4, 4);
+        uint64_t filesz = is64 ? rd(p + 32, 8) : rd(p + 16, 4);
+        if (off + filesz < off)
+            return len;
+        need = MAX(need, off + filesz);
+    }
+    return need > SIZE_MAX ? len : (size_t)need;
+}
+
 err_t elf_parse(const uint8_t *d, size_t len, struct elf_info *out)
 {
     memset(out, 0, sizeof(*out));
@@ -166,23 +195,27 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
     for (size_t i = 0; i < info->nseg; i++) {
         const struct elf_segment *s = &info->seg[i];
         uint64_t lo = PAGE_DOWN(s->vaddr + bias), hi = PAGE_ALIGN_LINUX(s->vaddr + bias + s->memsz);
-        for (uint64_t pg = lo; pg < hi; pg += PAGE_SIZE_LINUX) {
-            const struct vma *v = mm_find(t->mm, pg);
+        /* Mapping by mapping, never page by page: a segment may span most
+         * of the address space (p_memsz near 2^47), and costs nothing
+         * until touched. */
+        for (uint64_t at = lo; at < hi;) {
+            const struct vma *v = mm_find(t->mm, at);
             if (v) {
+                uint64_t end = MIN(v->end, hi);
                 if ((v->prot | s->prot) != v->prot) {
-                    int64_t r = mm_mprotect(t->mm, pg, PAGE_SIZE_LINUX, v->prot | s->prot);
+                    int64_t r = mm_mprotect(t->mm, at, end - at, v->prot | s->prot);
                     if (r < 0)
                         return err_new("cannot share a page between segments");
                 }
+                at = end;
                 continue;
             }
-            uint64_t run = pg;
-            while (run < hi && !mm_find(t->mm, run))
-                run += PAGE_SIZE_LINUX;
-            err_t e = mm_map_fixed(t->mm, pg, run - pg, s->prot, "[elf]", NULL);
+            const struct vma *next = mm_next(t->mm, at);
+            uint64_t end = next ? MIN(next->start, hi) : hi;
+            err_t e = mm_map_fixed(t->mm, at, end - at, s->prot, "[elf]", NULL);
             if (e)
                 return e;
-            pg = run - PAGE_SIZE_LINUX;
+            at = end;
         }
     }
     /* Contents after all pages exist, so shared pages receive both. */

@@ -31,6 +31,10 @@ struct elf_info {
     uint64_t lo, hi;      /* unbiased page range the segments span */
 };
 
+/* For a program read from a stream (loaders/input.h): the bytes it needs,
+ * the headers and every loadable segment's file part. */
+size_t elf_bytes_needed(const char *data, size_t len);
+
 /* Checks everything a hostile header can get wrong.  On failure the
  * message is one line, without the program's name. */
 err_t elf_parse(const uint8_t *data, size_t len, struct elf_info *out);

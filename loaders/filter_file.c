@@ -1,7 +1,7 @@
 #include "loaders/filter_file.h"
 
-
 #include "emu/bpf/bpf.h"
+#include "loaders/input.h"
 
 #define INSN_BYTES 8
 
@@ -36,17 +36,13 @@ err_t filter_decode(const uint8_t *bytes, size_t size, struct bpf_program *out)
 
 err_t filter_file_load(const char *path, struct bpf_program *out)
 {
-    gchar *data = NULL;
-    gsize size = 0;
-    GError *gerr = NULL;
+    char *data = NULL;
+    size_t size = 0;
     out->insns = NULL;
     out->len = 0;
-    if (!g_file_get_contents(path, &data, &size, &gerr)) {
-        err_t e = err_new("%s", gerr->message);
-        g_error_free(gerr);
-        return e;
-    }
-    err_t e = filter_decode((const uint8_t *)data, size, out);
+    err_t e = input_read(path, INPUT_MAX_FILTER, NULL, &data, &size, NULL);
+    if (!e)
+        e = filter_decode((const uint8_t *)data, size, out);
     g_free(data);
     if (e) {
         err_t named = err_new("%s: %s", path, e);

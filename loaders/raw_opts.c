@@ -6,6 +6,7 @@
 #include "emu/kernel/task.h"
 #include "emu/entry/vdso_time.h"
 #include "emu/parse.h"
+#include "loaders/input.h"
 
 /* Exit statuses of a shell that cannot run a command (as main.c's). */
 #define EXIT_USAGE 2
@@ -15,7 +16,7 @@
 static char *opt_raw, *opt_arch, *opt_text_addr, *opt_data_addr, *opt_entry, *opt_stack;
 
 static const GOptionEntry raw_entries[] = {
-    { "raw", 0, 0, G_OPTION_ARG_FILENAME, &opt_raw,
+    { "raw", 0, 0, G_OPTION_ARG_STRING, &opt_raw,
       "Run raw bytecode: flat .text (and .data) images, in strict mode from the first "
       "instruction", "TEXT.bin[,DATA.bin]" },
     { "arch", 0, 0, G_OPTION_ARG_STRING, &opt_arch, "ABI of the raw bytecode: i386 or x86_64",
@@ -86,20 +87,13 @@ err_t raw_check_options(bool have_program, bool *raw)
     return OK;
 }
 
-static err_t map_file(const char *path, GMappedFile **out, int *status)
+static err_t read_image(const char *path, struct raw_file *out, int *status)
 {
-    g_autoptr(GError) gerr = NULL;
-    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-        *status = EXIT_CANNOT_EXECUTE;
-        return err_new("is a directory, not an image");
-    }
-    *out = g_mapped_file_new(path, FALSE, &gerr);
-    if (!*out) {
-        *status = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? EXIT_NOT_FOUND
-                                                                          : EXIT_CANNOT_EXECUTE;
-        return err_new("%s", gerr->message);
-    }
-    return OK;
+    enum input_failure why;
+    err_t e = input_read(path, RAW_IMAGE_MAX, NULL, &out->bytes, &out->len, &why);
+    if (e)
+        *status = why == INPUT_MISSING ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
+    return e;
 }
 
 err_t raw_open(struct raw_image *img, int *status)
@@ -114,20 +108,33 @@ err_t raw_open(struct raw_image *img, int *status)
         return err_new("--raw: no data image named after the comma");
     }
     err_t e;
-    if ((e = map_file(img->text_path, &img->text, status)))
+    img->failed_path = img->text_path;
+    if ((e = read_image(img->text_path, &img->text, status)))
         return e;
-    if (img->data_path && (e = map_file(img->data_path, &img->data, status)))
-        return e;
-    uint64_t dlen = img->data ? g_mapped_file_get_length(img->data) : 0;
+    if (img->data_path) {
+        img->failed_path = img->data_path;
+        if ((e = read_image(img->data_path, &img->data, status)))
+            return e;
+    }
+    img->failed_path = img->text_path;
     *status = EXIT_CANNOT_EXECUTE;
-    return raw_plan(&request, g_mapped_file_get_length(img->text), dlen, &img->layout);
+    return raw_plan(&request, img->text.len, img->data.len, &img->layout);
+}
+
+void raw_image_free(struct raw_image *img)
+{
+    g_free(img->text_path);
+    g_free(img->data_path);
+    g_free(img->text.bytes);
+    g_free(img->data.bytes);
+    memset(img, 0, sizeof(*img));
 }
 
 err_t raw_start(struct task *t, struct raw_image *img, uint64_t *entry, uint64_t *sp)
 {
     const struct raw_layout *l = &img->layout;
-    const uint8_t *data = img->data ? (const uint8_t *)g_mapped_file_get_contents(img->data) : NULL;
-    err_t e = raw_load(t, l, (const uint8_t *)g_mapped_file_get_contents(img->text), data);
+    const uint8_t *data = img->data_path ? (const uint8_t *)img->data.bytes : NULL;
+    err_t e = raw_load(t, l, (const uint8_t *)img->text.bytes, data);
     if (e)
         return e;
     /* --stack is the job's stack, all of it: the limit stack growth meets

@@ -14,9 +14,15 @@
 
 struct task;
 
+struct raw_file {
+    char *bytes;
+    size_t len;
+};
+
 struct raw_image {
     char *text_path, *data_path; /* data_path NULL: no data image */
-    GMappedFile *text, *data;
+    const char *failed_path;     /* the image a failure of raw_open names */
+    struct raw_file text, data;
     struct raw_layout layout;
 };
 
@@ -34,6 +40,9 @@ err_t raw_check_options(bool have_program, bool *raw);
 /* Reads both images and plans the layout.  *status is the exit status for
  * a failure: 127 for a missing file, 126 for a bad image, 2 for usage. */
 err_t raw_open(struct raw_image *img, int *status);
+
+/* Frees what raw_open read. */
+void raw_image_free(struct raw_image *img);
 
 /* Maps the images, the stack and the vDSO into the task; the guest starts
  * at *entry with the stack pointer *sp. */

@@ -22,66 +22,20 @@
 #include "loaders/seccomp_profile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "abi/caps_linux.h"
 #include "abi/errno_names.h"
+#include "loaders/input.h"
 
 #ifdef HAVE_SECCOMP_PROFILE
 #include <jansson.h>
 #include <seccomp.h>
 #include <sys/mman.h>
 #endif
-
-/* The largest profile read: Docker's default is 14 KB, containers' 16 KB. */
-#define PROFILE_MAX_BYTES (4u << 20)
-
-/* The one place a profile file is read: a regular file, bounded. */
-static err_t read_profile_file(const char *path, gchar **data, gsize *size)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0)
-        return err_new("%s", g_strerror(errno));
-    struct stat st;
-    err_t e = OK;
-    if (fstat(fd, &st) < 0)
-        e = err_new("%s", g_strerror(errno));
-    else if (!S_ISREG(st.st_mode))
-        e = err_new("not a regular file (a profile is a JSON file)");
-    else if ((uint64_t)st.st_size > PROFILE_MAX_BYTES)
-        e = err_new("%" G_GUINT64_FORMAT " bytes: larger than any profile (%u MiB at most)",
-                    (uint64_t)st.st_size, PROFILE_MAX_BYTES >> 20);
-    if (e) {
-        close(fd);
-        return e;
-    }
-    gchar *buf = g_malloc((gsize)st.st_size + 1);
-    gsize got = 0;
-    while (got < (gsize)st.st_size) {
-        ssize_t n = read(fd, buf + got, (gsize)st.st_size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            e = n < 0 ? err_new("%s", g_strerror(errno)) : err_new("the file shrank while read");
-            break;
-        }
-        got += (gsize)n;
-    }
-    close(fd);
-    if (e) {
-        g_free(buf);
-        return e;
-    }
-    buf[got] = 0;
-    *data = buf;
-    *size = got;
-    return OK;
-}
 
 err_t seccomp_profile_load(const char *path, const struct profile_env *env,
                            struct bpf_program *out, unsigned *filter_flags,
@@ -92,9 +46,9 @@ err_t seccomp_profile_load(const char *path, const struct profile_env *env,
     if (!seccomp_profile_available())
         return err_new("--seccomp-profile is not available: this build has no libseccomp "
                        "(Linux only); compile the profile on Linux and pass --filter");
-    gchar *data = NULL;
-    gsize size = 0;
-    err_t e = read_profile_file(path, &data, &size);
+    char *data = NULL;
+    size_t size = 0;
+    err_t e = input_read(path, INPUT_MAX_PROFILE, NULL, &data, &size, NULL);
     if (!e)
         e = seccomp_profile_compile(data, size, env, out, filter_flags, resolved);
     g_free(data);

@@ -284,36 +284,17 @@ err_t async_start(struct task *t)
     err_t e;
     if ((e = open_pipe(async_state.wake)) || (e = open_pipe(async_state.ctl)))
         return e;
-    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_sigaction = on_host_signal;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
-        sigfillset(&sa.sa_mask);
-        int host = xlat_signal_to_host(forwarded[i]);
-        if (sigaction(host, &sa, NULL) != 0)
-            return err_new("sigaction(%d): %s", host, g_strerror(errno));
-    }
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
     if (sigaction(INTERRUPT_SIGNAL, &sa, NULL) != 0)
         return err_new("sigaction(SIGURG): %s", g_strerror(errno));
-    /* seccomp-emu must hear these even when its parent blocked them; the
-     * guest keeps that block in its own mask (signal.c), so a forwarded
-     * signal waits there as it would natively. */
     sigset_t need;
     sigemptyset(&need);
-    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++)
-        sigaddset(&need, xlat_signal_to_host(forwarded[i]));
-    for (size_t i = 0; i < G_N_ELEMENTS(job_control); i++)
-        sigaddset(&need, xlat_signal_to_host(job_control[i]));
     sigaddset(&need, INTERRUPT_SIGNAL);
     if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
         return err_new("pthread_sigmask: %s", g_strerror(errno));
-    if ((e = async_job_control(t)))
-        return e;
     async_state.main_thread = pthread_self();
     GError *gerr = NULL;
     async_state.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
@@ -328,6 +309,36 @@ err_t async_start(struct task *t)
     while (!async_state.ready)
         g_cond_wait(&async_state.ready_cond, &async_state.lock);
     g_mutex_unlock(&async_state.lock);
+    return OK;
+}
+
+err_t async_forward_signals(struct task *t)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_host_signal;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigfillset(&sa.sa_mask);
+        int host = xlat_signal_to_host(forwarded[i]);
+        if (sigaction(host, &sa, NULL) != 0)
+            return err_new("sigaction(%d): %s", host, g_strerror(errno));
+    }
+    err_t e = async_job_control(t);
+    if (e)
+        return e;
+    /* seccomp-emu must hear these even when its parent blocked them; the
+     * guest keeps that block in its own mask (signal.c), so a forwarded
+     * signal waits there as it would natively.  One that came during
+     * set-up, blocked, is delivered here, to the guest. */
+    sigset_t need;
+    sigemptyset(&need);
+    for (size_t i = 0; i < G_N_ELEMENTS(forwarded); i++)
+        sigaddset(&need, xlat_signal_to_host(forwarded[i]));
+    for (size_t i = 0; i < G_N_ELEMENTS(job_control); i++)
+        sigaddset(&need, xlat_signal_to_host(job_control[i]));
+    if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
+        return err_new("pthread_sigmask: %s", g_strerror(errno));
     return OK;
 }
 

@@ -19,6 +19,12 @@ struct task;
 
 err_t async_start(struct task *t);
 
+/* Last before the guest runs: from here the host signals above reach the
+ * guest.  Until then they keep their host actions, so that a SIGTERM or
+ * Ctrl-C during set-up (reading the inputs, loading the program) ends
+ * seccomp-emu as it would end the process natively during execve. */
+err_t async_forward_signals(struct task *t);
+
 /* Main thread, engine stopped or inside a hook: turn what was posted into
  * guest signals (or the limit's SIGKILL). */
 void async_take(struct task *t);

@@ -2,8 +2,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "abi/linux.h"
 #include "abi/signal_linux.h"
@@ -229,6 +234,89 @@ static gboolean post_parse(GOptionContext *ctx, GOptionGroup *group, gpointer da
     return FALSE;
 }
 
+/* ---- the wall clock from seccomp-emu's start ---- */
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static struct {
+    int64_t deadline;  /* CLOCK_MONOTONIC ns; 0: no --timeout */
+    bool kill;         /* --timeout's SIGKILL; else exit EXIT_SETUP_TOO_LONG */
+    char line[192];    /* what the set-up watchdog writes, with its newline */
+    size_t len;
+} clock_state;
+
+#define EXIT_SETUP_TOO_LONG 126
+
+/* Async-signal-safe: the line, then SIGKILL as the timeout would end the
+ * guest, or the exit status of a program that cannot be run. */
+static void on_setup_timeout(int sig)
+{
+    (void)sig;
+    if (clock_state.len) {
+        ssize_t n = write(2, clock_state.line, clock_state.len);
+        (void)n;
+    }
+    if (clock_state.kill)
+        kill(getpid(), SIGKILL);
+    _exit(EXIT_SETUP_TOO_LONG);
+}
+
+err_t limits_start_clock(bool quiet)
+{
+    int64_t ns = limits_asked.timeout ? limits_asked.timeout_ns : LIMITS_SETUP_SECONDS * 1000000000ll;
+    clock_state.kill = limits_asked.timeout;
+    if (limits_asked.timeout)
+        clock_state.deadline = mono_ns() + ns;
+    if (limits_asked.timeout && !quiet)
+        g_snprintf(clock_state.line, sizeof(clock_state.line),
+                   "seccomp-emu: killed by SIGKILL: wall-clock timeout of %s s reached (--timeout) "
+                   "before the guest started\n", opt_timeout);
+    else if (!limits_asked.timeout)
+        g_snprintf(clock_state.line, sizeof(clock_state.line),
+                   "seccomp-emu: set-up (reading the inputs, compiling profiles, loading the "
+                   "program) did not end within %d s\n", LIMITS_SETUP_SECONDS);
+    clock_state.len = strlen(clock_state.line);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_setup_timeout;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGALRM, &sa, NULL) != 0)
+        return err_new("sigaction(SIGALRM): %s", g_strerror(errno));
+    sigset_t alrm;
+    sigemptyset(&alrm);
+    sigaddset(&alrm, SIGALRM);
+    if ((errno = pthread_sigmask(SIG_UNBLOCK, &alrm, NULL)) != 0)
+        return err_new("pthread_sigmask: %s", g_strerror(errno));
+    struct itimerval it = { { 0, 0 }, { (time_t)(ns / 1000000000ll),
+                                        (suseconds_t)(ns % 1000000000ll / 1000) } };
+    if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+        it.it_value.tv_usec = 1;
+    if (setitimer(ITIMER_REAL, &it, NULL) != 0)
+        return err_new("setitimer: %s", g_strerror(errno));
+    return OK;
+}
+
+int64_t limits_deadline(void) { return clock_state.deadline; }
+
+err_t limits_setup_done(void)
+{
+    struct itimerval off = { { 0, 0 }, { 0, 0 } };
+    if (setitimer(ITIMER_REAL, &off, NULL) != 0)
+        return err_new("setitimer: %s", g_strerror(errno));
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGALRM, &sa, NULL) != 0)
+        return err_new("sigaction(SIGALRM): %s", g_strerror(errno));
+    return OK;
+}
+
 err_t limits_setup(struct task *t)
 {
     limits_state.t = t;
@@ -248,7 +336,11 @@ err_t limits_setup(struct task *t)
         g_snprintf(limits_state.timeout_reason, sizeof(limits_state.timeout_reason),
                    "killed by SIGKILL: wall-clock timeout of %s s reached (--timeout)",
                    opt_timeout);
-        async_set_timeout(limits_asked.timeout_ns, limits_state.timeout_reason);
+        /* What set-up left of it (the set-up watchdog ends the run until
+         * the guest starts). */
+        int64_t left = clock_state.deadline ? clock_state.deadline - mono_ns()
+                                            : limits_asked.timeout_ns;
+        async_set_timeout(MAX(left, 1), limits_state.timeout_reason);
     }
     if (limits_asked.insns && (e = setup_insn_budget(t, limits_asked.max_insns)))
         return e;

@@ -11,6 +11,7 @@
 #define EMU_LIMITS_H
 
 #include <glib.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "emu/status.h"
@@ -18,6 +19,20 @@
 struct task;
 
 GOptionGroup *limits_option_group(void);
+
+/* How long set-up (reading the inputs, compiling profiles with libseccomp,
+ * loading the program) may take without --timeout. */
+#define LIMITS_SETUP_SECONDS 60
+
+/* Right after the options are parsed: --timeout counts from here, and
+ * until limits_setup_done() a watchdog ends the run when it passes, with
+ * the timeout's line (unless `quiet`) and SIGKILL; without --timeout it
+ * ends set-up that takes LIMITS_SETUP_SECONDS with a line and status 126. */
+err_t limits_start_clock(bool quiet);
+/* CLOCK_MONOTONIC ns at which --timeout ends the run; 0 without one. */
+int64_t limits_deadline(void);
+/* The guest is about to start: the timer thread watches the rest. */
+err_t limits_setup_done(void);
 
 /* After task_init_rlimits() and cpu_open(), before the program is loaded
  * (so that its own pages count against --memory). */

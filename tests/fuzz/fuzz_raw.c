@@ -315,12 +315,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!e)
         same_layout(&img.layout, &want);
     err_free(e);
-    g_free(img.text_path);
-    g_free(img.data_path);
-    if (img.text)
-        g_mapped_file_unref(img.text);
-    if (img.data)
-        g_mapped_file_unref(img.data);
+    raw_image_free(&img);
     check_plan(&rq, tlen64, dlen64);
     check_plan(&rq, tlen64 % (RAW_IMAGE_MAX + 2), dlen64 % (RAW_IMAGE_MAX + 2));
     check_plan(&rq, tfile ? tfile : 1, dfile);
