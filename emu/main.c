@@ -61,14 +61,14 @@ static gboolean add_policy(const char *name, const char *value, gpointer data, G
 static const GOptionEntry options[] = {
     { "strict", 0, 0, G_OPTION_ARG_NONE, &opt_strict,
       "Start the guest already in strict mode (the cpushare loader's way)", NULL },
-    { "kernel", 0, 0, G_OPTION_ARG_STRING, &opt_kernel,
+    { "kernel", 0, 0, G_OPTION_ARG_FILENAME, &opt_kernel,
       "Kernel to play: linux (today's, release 6.1.0, the default), linux:X.Y[.Z] (the "
       "release uname reports and profiles' minKernel meet), or 2.6.11 (the 2005 seed patch)",
       "K" },
-    { "caps", 0, 0, G_OPTION_ARG_STRING, &opt_caps,
+    { "caps", 0, 0, G_OPTION_ARG_FILENAME, &opt_caps,
       "The guest's capabilities: a comma list of names and sets (docker, the default; podman; "
       "host: seccomp-emu's own; all; none), '-' before an item removes it", "LIST" },
-    { "cpu", 0, 0, G_OPTION_ARG_STRING, &opt_cpu,
+    { "cpu", 0, 0, G_OPTION_ARG_FILENAME, &opt_cpu,
       "Vendor rules for 32-bit sysenter/syscall: intel, amd or host (default)", "V" },
     /* Bytes, as Linux's environment is: a STRING array is converted from
      * the C locale's ASCII and refuses any other byte. */
@@ -88,12 +88,13 @@ static const GOptionEntry options[] = {
     { NULL },
 };
 
+/* The one way set-up fails: one line (emu/status.h), whatever the user
+ * put in the names and values it carries. */
 G_NORETURN static void die(int status, const char *prog, const char *msg)
 {
-    if (prog)
-        fprintf(stderr, "seccomp-emu: %s: %s\n", prog, msg);
-    else
-        fprintf(stderr, "seccomp-emu: %s\n", msg);
+    char *line = err_printable(prog ? g_strdup_printf("%s: %s", prog, msg) : g_strdup(msg));
+    fprintf(stderr, "seccomp-emu: %s\n", line);
+    g_free(line);
     _exit(status);
 }
 

@@ -6,12 +6,19 @@
 
 #include <glib.h>
 
+/* "--OPT: 'VALUE' WHY", the value quoted (emu/status.h). */
+static err_t bad(const char *opt, const char *s, const char *why)
+{
+    g_autofree char *q = err_quote(s);
+    return err_new("--%s: %s %s", opt, q, why);
+}
+
 static err_t number(const char *opt, const char *s, bool sized, uint64_t *out)
 {
     if (!s || !*s)
         return err_new("--%s needs a number", opt);
     if (!g_ascii_isdigit(*s))
-        return err_new("--%s: '%s' is not a number (no sign: a count, size or address)", opt, s);
+        return bad(opt, s, "is not a number (no sign: a count, size or address)");
     /* Digits by hand: strtoull would also take a second 0x after the
      * first, or a sign after it. */
     unsigned base = 10;
@@ -22,11 +29,11 @@ static err_t number(const char *opt, const char *s, bool sized, uint64_t *out)
     uint64_t v = 0;
     for (int d; (d = g_ascii_xdigit_value(*end)) >= 0 && (unsigned)d < base; end++) {
         if (v > (UINT64_MAX - (unsigned)d) / base)
-            return err_new("--%s: '%s' is too large", opt, s);
+            return bad(opt, s, "is too large");
         v = v * base + (unsigned)d;
     }
     if (end == digits)
-        return err_new("--%s: '%s' is not a number", opt, s);
+        return bad(opt, s, "is not a number");
     unsigned shift = 0;
     if (sized && *end) {
         switch (g_ascii_toupper(*end)) {
@@ -34,7 +41,7 @@ static err_t number(const char *opt, const char *s, bool sized, uint64_t *out)
         case 'M': shift = 20; break;
         case 'G': shift = 30; break;
         case 'T': shift = 40; break;
-        default: return err_new("--%s: '%s' is not a number (suffixes: K, M, G, T)", opt, s);
+        default: return bad(opt, s, "is not a number (suffixes: K, M, G, T)");
         }
         end++;
         if (end[0] == 'i' && g_ascii_toupper(end[1]) == 'B')
@@ -43,9 +50,9 @@ static err_t number(const char *opt, const char *s, bool sized, uint64_t *out)
             end++;
     }
     if (*end)
-        return err_new("--%s: '%s' is not a number", opt, s);
+        return bad(opt, s, "is not a number");
     if (shift && v > (UINT64_MAX >> shift))
-        return err_new("--%s: '%s' is too large", opt, s);
+        return bad(opt, s, "is too large");
     *out = v << shift;
     return OK;
 }

@@ -1,6 +1,7 @@
 #include "emu/status.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unicorn/unicorn.h>
 
@@ -15,22 +16,42 @@ err_t err_new(const char *fmt, ...)
 
 void err_free(err_t e) { g_free(e); }
 
+/* Appends s as printable ASCII, at most `max` bytes of it; `quote`: the
+ * backslash and the quote character are escaped too, so that a quoted
+ * value reads back unambiguously. */
+static void append_escaped(GString *g, const char *s, size_t max, bool quote)
+{
+    size_t len = strlen(s), n = MIN(len, max);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n')
+            g_string_append(g, "\\n");
+        else if (c == '\t')
+            g_string_append(g, "\\t");
+        else if (c < 0x20 || c >= 0x7f || (quote && (c == '\\' || c == '\'')))
+            g_string_append_printf(g, c == '\\' || c == '\'' ? "\\%c" : "\\x%02x", c);
+        else
+            g_string_append_c(g, (char)c);
+    }
+    if (n < len)
+        g_string_append_printf(g, "[... %zu bytes in all]", len);
+}
+
 err_t err_printable(err_t e)
 {
     if (!e)
         return OK;
-    GString *g = g_string_sized_new(strlen(e));
-    for (const unsigned char *c = (const unsigned char *)e; *c; c++) {
-        if (*c == '\n')
-            g_string_append(g, "\\n");
-        else if (*c == '\t')
-            g_string_append(g, "\\t");
-        else if (*c < 0x20 || *c == 0x7f)
-            g_string_append_printf(g, "\\x%02x", *c);
-        else
-            g_string_append_c(g, (char)*c);
-    }
+    GString *g = g_string_sized_new(MIN(strlen(e), ERR_LINE_MAX) + 32);
+    append_escaped(g, e, ERR_LINE_MAX, false);
     g_free(e);
+    return g_string_free(g, FALSE);
+}
+
+char *err_quote(const char *s)
+{
+    GString *g = g_string_new("'");
+    append_escaped(g, s ? s : "", ERR_VALUE_MAX, true);
+    g_string_append_c(g, '\'');
     return g_string_free(g, FALSE);
 }
 

@@ -14,9 +14,21 @@ typedef char *err_t;
 err_t err_new(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 void err_free(err_t e);
 
-/* Takes e and returns it with control characters written as \n, \t or
- * \xNN: a message that echoes a command-line word stays one line. */
+/* Every diagnostic is one line a log can trust: what came from the user
+ * (option values, file names, names in a profile) is escaped, never echoed
+ * raw.  A line is cut after ERR_LINE_MAX bytes, a quoted value after
+ * ERR_VALUE_MAX, each with a marker giving the whole length. */
+#define ERR_LINE_MAX 1024
+#define ERR_VALUE_MAX 128
+
+/* Takes e and returns it with control characters and bytes outside ASCII
+ * written as \n, \t or \xNN, cut to ERR_LINE_MAX: a message that echoes
+ * a command-line word stays one line. */
 err_t err_printable(err_t e);
+
+/* A user's value for a message: in single quotes, escaped as above plus
+ * backslash and quote, cut to ERR_VALUE_MAX.  Free with g_free. */
+char *err_quote(const char *s);
 
 /* Wrap a Unicorn call: evaluates to an err_t naming the call on failure. */
 #define UC_TRY(call) uc_err_wrap((call), #call)

@@ -16,18 +16,18 @@
 static char *opt_raw, *opt_arch, *opt_text_addr, *opt_data_addr, *opt_entry, *opt_stack;
 
 static const GOptionEntry raw_entries[] = {
-    { "raw", 0, 0, G_OPTION_ARG_STRING, &opt_raw,
+    { "raw", 0, 0, G_OPTION_ARG_FILENAME, &opt_raw,
       "Run raw bytecode: flat .text (and .data) images, in strict mode from the first "
       "instruction", "TEXT.bin[,DATA.bin]" },
-    { "arch", 0, 0, G_OPTION_ARG_STRING, &opt_arch, "ABI of the raw bytecode: i386 or x86_64",
+    { "arch", 0, 0, G_OPTION_ARG_FILENAME, &opt_arch, "ABI of the raw bytecode: i386 or x86_64",
       "ARCH" },
-    { "text-addr", 0, 0, G_OPTION_ARG_STRING, &opt_text_addr,
+    { "text-addr", 0, 0, G_OPTION_ARG_FILENAME, &opt_text_addr,
       "Load address of the text image (default 0x10000000)", "A" },
-    { "data-addr", 0, 0, G_OPTION_ARG_STRING, &opt_data_addr,
+    { "data-addr", 0, 0, G_OPTION_ARG_FILENAME, &opt_data_addr,
       "Load address of the data image (default 0x20000000)", "A" },
-    { "entry", 0, 0, G_OPTION_ARG_STRING, &opt_entry,
+    { "entry", 0, 0, G_OPTION_ARG_FILENAME, &opt_entry,
       "First instruction (default: the start of the text)", "A" },
-    { "stack", 0, 0, G_OPTION_ARG_STRING, &opt_stack,
+    { "stack", 0, 0, G_OPTION_ARG_FILENAME, &opt_stack,
       "Stack size, with an optional K, M or G suffix (default 8M)", "BYTES" },
     { NULL },
 };

@@ -43,29 +43,29 @@ static const GOptionEntry options[] = {
       "Compile this container seccomp profile (Docker's, containers' or OCI's JSON) instead of "
       "reading a filter file; with --batch each value is followed by the rule that gave it",
       "FILE.json" },
-    { "caps", 0, 0, G_OPTION_ARG_STRING, &opt_caps,
+    { "caps", 0, 0, G_OPTION_ARG_FILENAME, &opt_caps,
       "The container's capabilities the profile's includes/excludes meet, as seccomp-emu's "
       "--caps (default: docker)", "LIST" },
-    { "kernel-release", 0, 0, G_OPTION_ARG_STRING, &opt_release,
+    { "kernel-release", 0, 0, G_OPTION_ARG_FILENAME, &opt_release,
       "The kernel release the profile's minKernel meets (default 6.1)", "X.Y" },
-    { "abi", 0, 0, G_OPTION_ARG_STRING, &opt_abi,
+    { "abi", 0, 0, G_OPTION_ARG_FILENAME, &opt_abi,
       "The guest's ABI: x86_64 (default) or i386; it chooses --run's arch field and syscall "
       "names", "ABI" },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &opt_export,
       "Write the program as an exported sock_filter array (little-endian) instead of "
       "disassembling it", "FILE" },
-    { "run", 0, 0, G_OPTION_ARG_STRING, &opt_run,
+    { "run", 0, 0, G_OPTION_ARG_FILENAME, &opt_run,
       "Run the filter on a call with this number or name and show each executed instruction",
       "NR" },
     { "batch", 0, 0, G_OPTION_ARG_NONE, &opt_batch,
       "Run the filter on each stdin line \"ARCH NR ARG0 ARG1 ARG2 ARG3 ARG4 ARG5\" and print "
       "the value it returns (for test vectors)", NULL },
-    { "arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_args,
+    { "arg", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_args,
       "The call's next argument (repeatable, up to 6; default 0)", "VALUE" },
-    { "arch", 0, 0, G_OPTION_ARG_STRING, &opt_arch,
+    { "arch", 0, 0, G_OPTION_ARG_FILENAME, &opt_arch,
       "seccomp_data.arch, when it differs from the ABI's (e.g. 0x40000003 for int $0x80 "
       "from 64-bit code)", "VALUE" },
-    { "ip", 0, 0, G_OPTION_ARG_STRING, &opt_ip, "seccomp_data.instruction_pointer (default 0)",
+    { "ip", 0, 0, G_OPTION_ARG_FILENAME, &opt_ip, "seccomp_data.instruction_pointer (default 0)",
       "VALUE" },
     { NULL },
 };

@@ -21,7 +21,7 @@ static const GOptionEntry entries[] = {
      * grants, open-ro:PATH opens PATH read-only with O_NOFOLLOW, the open
      * the filter then lets through: refused (Landlock) it says why and
      * exits 71; opened, it exits 70. */
-    { "self-sandbox-test", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt_test_forbidden,
+    { "self-sandbox-test", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &opt_test_forbidden,
       "", "CALL" },
     { NULL },
 };

@@ -26,16 +26,16 @@
 static char *opt_cpu_time, *opt_timeout, *opt_max_insns, *opt_memory, *opt_output;
 
 static const GOptionEntry entries[] = {
-    { "cpu-time", 0, 0, G_OPTION_ARG_STRING, &opt_cpu_time,
+    { "cpu-time", 0, 0, G_OPTION_ARG_FILENAME, &opt_cpu_time,
       "Guest CPU time limit, RLIMIT_CPU: SIGXCPU at SOFT s and every second after, SIGKILL at "
       "HARD (default: HARD = SOFT)", "SOFT[:HARD]" },
-    { "timeout", 0, 0, G_OPTION_ARG_STRING, &opt_timeout,
+    { "timeout", 0, 0, G_OPTION_ARG_FILENAME, &opt_timeout,
       "Wall-clock limit, then SIGKILL", "SECONDS" },
-    { "max-insns", 0, 0, G_OPTION_ARG_STRING, &opt_max_insns,
+    { "max-insns", 0, 0, G_OPTION_ARG_FILENAME, &opt_max_insns,
       "Guest instruction limit, then SIGKILL", "N" },
-    { "memory", 0, 0, G_OPTION_ARG_STRING, &opt_memory,
+    { "memory", 0, 0, G_OPTION_ARG_FILENAME, &opt_memory,
       "Guest address-space limit, RLIMIT_AS (suffixes K, M, G: powers of 1024)", "BYTES" },
-    { "output-limit", 0, 0, G_OPTION_ARG_STRING, &opt_output,
+    { "output-limit", 0, 0, G_OPTION_ARG_FILENAME, &opt_output,
       "Limit on all the guest writes, RLIMIT_FSIZE: SIGXFSZ past it", "BYTES" },
     { NULL },
 };
@@ -67,16 +67,33 @@ static struct {
 
 /* ---- parsing ---- */
 
+/* The longest wall-clock limit: what a signed 64-bit count of nanoseconds
+ * holds, with room for the monotonic clock's start (292 years). */
+#define SECONDS_MAX 9000000000.0
+
 static err_t parse_seconds(const char *opt, const char *s, int64_t *ns)
 {
     char *end = NULL;
-    errno = 0;
     if (!s || !*s)
         return err_new("--%s needs a number of seconds", opt);
+    g_autofree char *q = err_quote(s);
+    /* Decimal only: no hexadecimal float, no inf or nan. */
+    for (const char *c = s; *c; c++)
+        if (!g_ascii_isdigit(*c) && *c != '.' && *c != 'e' && *c != 'E' && *c != '-' &&
+            *c != '+')
+            return err_new("--%s: %s is not a number of seconds", opt, q);
+    errno = 0;
     double v = g_ascii_strtod(s, &end);
-    if (errno || end == s || *end || !(v > 0) || v > 1e9)
-        return err_new("--%s: '%s' is not a positive number of seconds", opt, s);
+    if (end == s || *end)
+        return err_new("--%s: %s is not a number of seconds", opt, q);
+    if (!(v > 0))
+        return err_new("--%s: %s is not a positive number of seconds", opt, q);
+    if (errno == ERANGE || v > SECONDS_MAX)
+        return err_new("--%s: %s is more than the longest limit, %.0f s", opt, q, SECONDS_MAX);
     *ns = (int64_t)(v * 1e9);
+    /* A positive value too small for a nanosecond still ends the run. */
+    if (*ns == 0)
+        *ns = 1;
     return OK;
 }
 

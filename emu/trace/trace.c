@@ -78,7 +78,7 @@ GOptionGroup *trace_option_group(void)
           NULL },
         { "trace", 0, G_OPTION_FLAG_HIDDEN | G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK,
           (void *)parse_trace, NULL, "FILE" },
-        { "trace-format", 0, 0, G_OPTION_ARG_STRING, &opt_trace_format,
+        { "trace-format", 0, 0, G_OPTION_ARG_FILENAME, &opt_trace_format,
           "text (default: strace-like lines) or json (JSON Lines)", "F" },
         { "trace-bpf", 0, 0, G_OPTION_ARG_NONE, &opt_trace_bpf,
           "Also trace every BPF instruction each seccomp filter executes (implies --trace)",

@@ -588,11 +588,77 @@ def floods(emu, guests):
                                                       base, RSS_SLACK))
 
 
+# -------------------------------------------------------------- messages
+def one_run(argv, timeout=60, stdin=subprocess.DEVNULL):
+    """(status, stderr) of seccomp-emu itself; stdout is dropped."""
+    try:
+        p = subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, b"(hung)"
+    return p.returncode, p.stderr
+
+
+def log_line_ok(err, limit=1200):
+    """One line a log can trust: a single newline at the end, printable
+    ASCII only, and short."""
+    return (err.endswith(b"\n") and err.count(b"\n") == 1 and len(err) <= limit and
+            all(32 <= c < 127 for c in err[:-1]))
+
+
+def messages(emu, guests):
+    """Every diagnostic is one line that names what was wrong and escapes
+    what came from the user (issue 33, item 6)."""
+    g = guests["64"]
+    forged = "5\nseccomp-emu: killed by SIGKILL: fake"
+    big = "A" * (1 << 20)
+    big_arg = "9" * (100 << 10)  # one argument may hold at most 128 KiB
+    with tempfile.TemporaryDirectory() as d:
+        profile = os.path.join(d, "p.json")
+        with open(profile, "w") as f:
+            f.write('{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["%s"], '
+                    '"action": "SCMP_ACT_ERRNO"}]}' % big)
+        weird = os.path.join(d, "caf\xe9\nname")
+        cases = [
+            # (argv, status wanted, bytes the line must hold, bytes it must not)
+            ([emu, "--timeout=" + forged, g], 2, [b"--timeout", b"\\n"],
+             [b"\nseccomp-emu: killed"]),
+            ([emu, "--timeout=\xe9t\xe9".encode("latin-1").decode("utf-8", "surrogateescape"), g],
+             2, [b"--timeout", b"\\xe9"], [b"Invalid byte sequence"]),
+            ([emu, "--memory=\u00e9", g], 2, [b"--memory", b"\\xc3\\xa9"], []),
+            ([emu, "--max-insns=" + big_arg, g], 2, [b"--max-insns", b"bytes in all", b"too large"],
+             []),
+            ([emu, "--seccomp-profile=" + profile, g], 2,
+             [b"--seccomp-profile", b"unknown syscall", b"bytes in all"], []),
+            ([emu, "--raw=%s,%s" % (g, os.path.join(d, "missing-data")), "--arch=x86_64"], 127,
+             [b"missing-data", b"cannot open"], [g.encode() + b":"]),
+            ([emu, weird, "x"], 127, [b"caf\\xc3\\xa9\\nname", b"cannot open"], []),
+            ([emu, "--filter=" + weird, g], 2, [b"--filter", b"caf\\xc3\\xa9\\nname"], []),
+            ([emu, "--bogus-option=x\ny", g], 2, [b"bogus-option=x\\ny"], []),
+            ([emu, "--fd=3=tcp:\n", g], 2, [b"--fd"], []),
+        ]
+        for argv, want, must, must_not in cases:
+            st, err = one_run(argv)
+            shown = err[:160] + (b"..." if len(err) > 160 else b"")
+            what = " ".join(a[:40] + ("..." if len(a) > 40 else "")
+                            for a in (x if isinstance(x, str) else x.decode() for x in argv[1:]))
+            ok = (st == want and log_line_ok(err) and all(m in err for m in must) and
+                  not any(m in err for m in must_not))
+            check(ok, "%r: status %s (want %d), one escaped line: %r" % (what, st, want, shown))
+    # Values that are right must not be refused: a timeout past 2^32 s.
+    st, err = one_run([emu, "--timeout=4294967296", g, "call_df"])
+    check(st == 0 and not err, "--timeout=4294967296 is a timeout, not an error: status %s %r"
+          % (st, err[:120]))
+    st, err = one_run([emu, "--timeout=9000000001", g, "call_df"])
+    check(st == 2 and log_line_ok(err) and b"longest" in err,
+          "--timeout past the longest says so: %s %r" % (st, err[:120]))
+
+
 def main():
     suite, emu, g32, g64 = [os.path.abspath(a) if i else a for i, a in enumerate(sys.argv[1:5])]
     guests = {"32": g32, "64": g64}
     {"tricks": tricks, "hostcalls": hostcalls, "sandbox": sandbox,
-     "floods": floods}[suite](emu, guests)
+     "floods": floods, "messages": messages}[suite](emu, guests)
     print("%d failed" % len(failures))
     sys.exit(1 if failures else 0)
 
