@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #ifdef __linux__
@@ -23,6 +24,31 @@ err_t host_tune_memory(void)
      * before 3.15 lack the option (EINVAL): nothing to turn off there. */
     if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0 && errno != EINVAL)
         return err_new("prctl(PR_SET_THP_DISABLE): %s", strerror(errno));
+#endif
+    return OK;
+}
+
+size_t host_page_size(void)
+{
+    static size_t page;
+    if (!page) {
+        long v = sysconf(_SC_PAGESIZE);
+        page = v > 0 ? (size_t)v : 4096;
+    }
+    return page;
+}
+
+err_t host_zero_pages(void *p, size_t len)
+{
+    if (!len)
+        return OK;
+#if defined(__linux__)
+    if (madvise(p, len, MADV_DONTNEED) != 0)
+        return err_new("madvise(MADV_DONTNEED) of %zu bytes: %s", len, strerror(errno));
+#else
+    void *q = mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0);
+    if (q == MAP_FAILED)
+        return err_new("mmap(MAP_FIXED) of %zu bytes: %s", len, strerror(errno));
 #endif
     return OK;
 }

@@ -17,6 +17,16 @@ err_t host_tune_memory(void);
  * (the table stays shared: slower, not wrong). */
 bool host_tune_private_fds(const int *keep, int n);
 
+/* The host's page size (4 KiB, 16 KiB on Apple Silicon, 64 KiB on some
+ * arm64 and POWER kernels). */
+size_t host_page_size(void);
+
+/* Private anonymous host memory [p, p+len), host-page aligned, reads back
+ * as zeros from now on and holds nothing resident: Linux's MADV_DONTNEED
+ * means exactly that there; elsewhere a fresh mapping goes over the range
+ * (mmap with MAP_FIXED), which every POSIX host has. */
+err_t host_zero_pages(void *p, size_t len);
+
 /* A guest's read or write on a host descriptor, in one piece: not a
  * thread-cancellation point where the C library makes read(2) one. */
 ssize_t host_read(int fd, void *buf, size_t len);

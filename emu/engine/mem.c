@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "abi/linux.h"
+#include "emu/engine/host_tune.h"
 
 #ifdef MAP_NORESERVE
 #define GUARD_NORESERVE MAP_NORESERVE
@@ -364,6 +365,41 @@ uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top)
     }
 }
 
+/* Zeros at host address h, n bytes: whole host pages are dropped (they
+ * read back as zeros and cost nothing), the guest pages that share a host
+ * page with memory outside the range are cleared by hand (16 KiB host
+ * pages hold four guest pages). */
+static err_t zero_host(uint8_t *h, uint64_t n)
+{
+    uintptr_t page = host_page_size(), a = (uintptr_t)h;
+    uintptr_t lo = (a + page - 1) & ~(page - 1), hi = (a + n) & ~(page - 1);
+    if (hi <= lo) {
+        memset(h, 0, n);
+        return OK;
+    }
+    memset(h, 0, lo - a);
+    memset((void *)hi, 0, a + n - hi);
+    return host_zero_pages((void *)lo, hi - lo);
+}
+
+/* __thp_get_unmapped_area(): a 64-bit task's anonymous mapping without a
+ * hint whose length is a multiple of 2 MiB (PMD_SIZE) lands on a 2 MiB
+ * boundary (Linux 6.7 and later; not for compat tasks since 6.8): the
+ * search asks for 2 MiB more, then moves up to the boundary.  0 when the
+ * rule does not apply or the padded search fails (then the plain one
+ * runs). */
+static uint64_t thp_aligned_free(const struct mm *mm, uint64_t len, uint64_t top)
+{
+    const uint64_t pmd = 2u << 20;
+    if (mm->limit != TASK_SIZE_64_LINUX || len % pmd || len + pmd < len)
+        return 0;
+    uint64_t at = mm_find_free(mm, len + pmd, top);
+    if (!at)
+        return 0;
+    uint64_t off_sub = (0 - at) & (pmd - 1);
+    return off_sub ? at + off_sub : at + pmd; /* top-down: the upper boundary */
+}
+
 static int64_t map_errno(err_t e)
 {
     err_free(e);
@@ -404,14 +440,12 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
         }
     } else {
         uint64_t hint = PAGE_DOWN(addr);
+        uint64_t top = (flags & MAP_32BIT_LINUX) ? 0x80000000ull : mm->mmap_base;
         if (hint && hint + plen <= mm->limit && hint + plen > hint && range_free(mm, hint, plen))
             addr = hint;
-        else {
-            uint64_t top = (flags & MAP_32BIT_LINUX) ? 0x80000000ull : mm->mmap_base;
-            addr = mm_find_free(mm, plen, top);
-            if (!addr)
-                return -ENOMEM_LINUX;
-        }
+        else if (!(addr = addr ? 0 : thp_aligned_free(mm, plen, top)) &&
+                 !(addr = mm_find_free(mm, plen, top)))
+            return -ENOMEM_LINUX;
         if (data && !data_may_grow(mm, plen))
             return -ENOMEM_LINUX;
     }
@@ -522,6 +556,7 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
         return -EFAULT_LINUX;
     int prot = v->prot;
     bool shared = v->shared;
+    const char *name = v->name; /* v goes stale once the table changes */
     if (new_len > old_len && is_data(v) && !data_may_grow(mm, new_len - old_len))
         return -ENOMEM_LINUX;
     if (new_len <= old_len && !(flags & MREMAP_FIXED_LINUX)) {
@@ -535,44 +570,59 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
     /* Grow in place when the pages above are free. */
     if (!(flags & MREMAP_FIXED_LINUX) && old + new_len <= mm->limit &&
         range_free(mm, old + old_len, new_len - old_len)) {
-        err_t e = map_new(mm, old + old_len, new_len - old_len, prot, shared, v->name, NULL);
+        err_t e = map_new(mm, old + old_len, new_len - old_len, prot, shared, name, NULL);
         if (e)
             return map_errno(e);
         return (int64_t)old;
     }
     if (!(flags & MREMAP_MAYMOVE_LINUX))
         return -ENOMEM_LINUX;
-    int64_t dst;
-    int type = shared ? MAP_SHARED_LINUX : MAP_PRIVATE_LINUX;
+    uint64_t dst;
     if (flags & MREMAP_FIXED_LINUX) {
         if ((new_addr & (PAGE_SIZE_LINUX - 1)) || new_addr + new_len > mm->limit)
             return -EINVAL_LINUX;
         if (new_addr < old + old_len && old < new_addr + new_len)
             return -EINVAL_LINUX;
-        dst = do_mmap(mm, new_addr, new_len, prot, type | MAP_FIXED_LINUX, false);
-    } else
-        dst = do_mmap(mm, 0, new_len, prot, type, false);
-    if (dst < 0)
-        return dst;
-    /* Copy host-side: the old range may be unreadable to the guest. */
-    struct iovec iov[64];
-    uint64_t done = 0;
-    while (done < old_len) {
-        uint64_t covered;
-        int n = mm_iovecs(mm, old + done, old_len - done, 0, iov, 64, &covered);
-        uint64_t at = (uint64_t)dst + done;
-        for (int k = 0; k < n; k++) {
-            const struct vma *d = mm_find(mm, at);
-            memcpy(d->host + (at - d->start), iov[k].iov_base, iov[k].iov_len);
-            at += iov[k].iov_len;
-        }
-        done += covered;
+        /* mremap_to(): whatever is at the destination goes first. */
+        err_t e = carve(mm, new_addr, new_len);
+        if (e)
+            return map_errno(e);
+        dst = new_addr;
+    } else {
+        dst = mm_find_free(mm, new_len, mm->mmap_base);
+        if (!dst)
+            return -ENOMEM_LINUX;
     }
-    mm_written(mm, (uint64_t)dst, old_len);
-    err_t e = carve(mm, old, old_len);
+    /* Only the growth counts against RLIMIT_AS: the old pages move. */
+    if (new_len > old_len && mm->max_mapped && mm->mapped + (new_len - old_len) > mm->max_mapped)
+        return -ENOMEM_LINUX;
+    /* The pages move, not their bytes: the host memory behind the old
+     * range backs the new one, piece by piece (an untouched 4 GiB region
+     * moves for nothing, as in Linux). */
+    err_t e = OK;
+    for (guint i = first_above(mm, old); !e && i < mm->vmas->len && VMA(mm, i)->start < old + old_len;
+         i++) {
+        struct vma piece = *VMA(mm, i);
+        uint64_t from = MAX(piece.start, old), to = MIN(piece.end, old + old_len);
+        piece.host += from - piece.start;
+        piece.start = dst + (from - old);
+        piece.end = dst + (to - old);
+        if (!(e = insert_piece(mm, piece))) {
+            mm->mapped += piece.end - piece.start;
+            if (piece.start < old) /* inserted below: the old pieces moved up */
+                i++;
+        }
+    }
+    if (!e)
+        e = carve(mm, old, old_len);
+    if (!e && new_len > old_len)
+        e = map_new(mm, dst + old_len, new_len - old_len, prot, shared, name, NULL);
     if (e)
         return map_errno(e);
-    return dst;
+    /* Translations are looked up by address: none made for what was at
+     * the destination before may run the moved code. */
+    mm_written(mm, dst, new_len);
+    return (int64_t)dst;
 }
 
 uint64_t mm_brk(struct mm *mm, uint64_t want)
@@ -621,16 +671,21 @@ int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
         return -EINVAL_LINUX;
     if (mm_valid_prefix(mm, addr, plen, 0) < plen)
         return -ENOMEM_LINUX;
-    /* Private anonymous memory reads back as zeros after these. */
-    if (advice == MADV_DONTNEED_LINUX || advice == MADV_FREE_LINUX) {
-        struct iovec iov[64];
-        uint64_t done = 0;
-        while (done < plen) {
-            uint64_t covered;
-            int n = mm_iovecs(mm, addr + done, plen - done, 0, iov, 64, &covered);
-            for (int k = 0; k < n; k++)
-                memset(iov[k].iov_base, 0, iov[k].iov_len);
-            done += covered;
+    /* Private anonymous memory reads back as zeros after MADV_DONTNEED;
+     * shared memory keeps its contents (its pages live on in the shared
+     * object).  The host drops the pages itself: the cost follows what the
+     * guest touched, not the range (8 GiB of PROT_NONE, never touched,
+     * costs nothing).  MADV_FREE pages go only under memory pressure and
+     * read back unchanged until then, as they do here. */
+    if (advice == MADV_DONTNEED_LINUX) {
+        uint64_t at = addr, end = addr + plen;
+        for (guint i = first_above(mm, addr); at < end && i < mm->vmas->len; i++) {
+            const struct vma *v = VMA(mm, i);
+            uint64_t stop = MIN(v->end, end);
+            err_t e = v->shared ? OK : zero_host(v->host + (at - v->start), stop - at);
+            if (e)
+                return map_errno(e);
+            at = stop;
         }
         mm_written(mm, addr, plen);
     }

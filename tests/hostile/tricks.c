@@ -656,6 +656,77 @@ static long limited_floods(const char *a)
     return -9999;
 }
 
+/* Memory calls whose cost must follow what the guest touched, not the
+ * size of the range (issue 33): natively each costs nothing.  64-bit: an
+ * 8 GiB reservation and a 4 GiB move; i386: 1 GiB and 512 MiB. */
+#define MAP_NORESERVE_LINUX 0x4000
+#if defined(__x86_64__)
+#define HUGE_RESERVE (8ul << 30)
+#define HUGE_MOVE (4ul << 30)
+#else
+#define HUGE_RESERVE (1ul << 30)
+#define HUGE_MOVE (512ul << 20)
+#endif
+
+static long mapped_at(long r) { return r < 0 && r > -4096 ? r : 0; }
+
+static long resources(const char *a)
+{
+    if (h_streq(a, "madv_huge")) {
+        char *p = (char *)SYS6(NR_mmap_LINUX, 0, HUGE_RESERVE, 0,
+                               MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_NORESERVE_LINUX, -1, 0);
+        report("mmap PROT_NONE|MAP_NORESERVE", mapped_at((long)p));
+        report("madvise(MADV_DONTNEED) of all of it",
+               SYS3(NR_madvise_LINUX, p, HUGE_RESERVE, MADV_DONTNEED_LINUX));
+        /* Some of it used, then dropped: zeros again, the rest untouched. */
+        report("mprotect 64 KiB read-write",
+               SYS3(NR_mprotect_LINUX, p, 1ul << 16, PROT_READ_LINUX | PROT_WRITE_LINUX));
+        for (ulong i = 0; i < (1ul << 16); i++)
+            p[i] = (char)(i | 1);
+        report("madvise(MADV_DONTNEED) of 12 KiB in the middle",
+               SYS3(NR_madvise_LINUX, p + 4096, 12288, MADV_DONTNEED_LINUX));
+        long zeros = 0, kept = 0;
+        for (ulong i = 0; i < (1ul << 16); i++) {
+            if (i >= 4096 && i < 16384)
+                zeros += p[i] == 0;
+            else
+                kept += p[i] == (char)(i | 1);
+        }
+        report("bytes cleared", zeros);
+        report("bytes kept", kept);
+        return SYS2(NR_munmap_LINUX, p, HUGE_RESERVE);
+    }
+    if (h_streq(a, "mremap_huge")) {
+        char *p = (char *)SYS6(NR_mmap_LINUX, 0, HUGE_MOVE, PROT_READ_LINUX | PROT_WRITE_LINUX,
+                               MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_NORESERVE_LINUX, -1, 0);
+        report("mmap read-write, untouched", mapped_at((long)p));
+        p[0] = 'a';
+        p[HUGE_MOVE / 2] = 'b';
+        p[HUGE_MOVE - 1] = 'c';
+        char *q = (char *)SYS4(NR_mremap_LINUX, p, HUGE_MOVE, HUGE_MOVE + (64ul << 20),
+                               MREMAP_MAYMOVE_LINUX);
+        report("mremap 64 MiB larger", mapped_at((long)q));
+        report("moved", q != p);
+        report("bytes that moved with it",
+               (q[0] == 'a') + (q[HUGE_MOVE / 2] == 'b') + (q[HUGE_MOVE - 1] == 'c'));
+        report("the grown part reads zero", q[HUGE_MOVE] == 0 && q[HUGE_MOVE + (64ul << 20) - 1] == 0);
+        report("the old place is gone", SYS3(NR_mprotect_LINUX, p, 4096, PROT_READ_LINUX));
+        return SYS2(NR_munmap_LINUX, q, HUGE_MOVE + (64ul << 20));
+    }
+    if (h_streq(a, "touch_1g")) {
+        /* Touches 1 GiB, a page at a time, then says so: under a smaller
+         * --host-memory seccomp-emu must end it first. */
+        for (int i = 0; i < 1024; i++) {
+            char *p = h_mmap(1ul << 20, PROT_READ_LINUX | PROT_WRITE_LINUX);
+            if (mapped_at((long)p))
+                return (long)p;
+            touch(p, 1ul << 20);
+        }
+        return 1024;
+    }
+    return -9999;
+}
+
 int guest_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -671,7 +742,7 @@ int guest_main(int argc, char **argv)
     }
     long r;
     if ((r = smc(a)) != -9999 || (r = counts(a)) != -9999 || (r = floods(a)) != -9999 ||
-        (r = limited_floods(a)) != -9999) {
+        (r = limited_floods(a)) != -9999 || (r = resources(a)) != -9999) {
         report(a, r);
         return 0;
     }
