@@ -13,6 +13,7 @@
 
 #include "abi/signal_linux.h"
 #include "emu/engine/host_tune.h"
+#include "emu/engine/hostmem.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
 #include "emu/xlat.h"
@@ -20,7 +21,7 @@
 #define NS 1000000000ll
 #define KICK_RETRY_MS 1 /* a stop that lands between two engine runs is lost */
 
-enum kill_event { KILL_NONE, KILL_CPU_HARD, KILL_TIMEOUT };
+enum kill_event { KILL_NONE, KILL_CPU_HARD, KILL_TIMEOUT, KILL_HOST_MEMORY };
 
 /* The signals forwarded from seccomp-emu to the guest (their host numbers
  * come from emu/xlat.c). */
@@ -62,6 +63,7 @@ static struct {
     const char *timeout_reason;
     char cpu_hard_reason[96];
     enum host_disposition job_disposition[G_N_ELEMENTS(job_control)];
+    _Atomic uint64_t host_memory_seen; /* in use when --host-memory was passed */
 } async_state = { .wake = { -1, -1 }, .ctl = { -1, -1 } };
 
 static int64_t mono_now(void)
@@ -213,6 +215,14 @@ static int check_timers(void)
         async_state.timeout_at = 0;
         poke(async_state.wake[1]);
     }
+    /* --host-memory: looked at more often the nearer it is. */
+    uint64_t in_use = hostmem_in_use();
+    if (in_use > hostmem_limit() && !atomic_load(&async_state.host_memory_seen)) {
+        atomic_store(&async_state.host_memory_seen, in_use);
+        atomic_store(&async_state.kill, KILL_HOST_MEMORY);
+        poke(async_state.wake[1]);
+    }
+    wait = MIN(wait, hostmem_check_interval_ms(in_use));
     /* CPU time advances at most as fast as wall time on the one guest
      * thread, so its distance is a safe wall-clock sleep. */
     if (async_state.real_at)
@@ -429,6 +439,15 @@ void async_take(struct task *t)
     }
     if (k == KILL_TIMEOUT) {
         task_kill(t, SIGKILL_LINUX, g_strdup(async_state.timeout_reason));
+        return;
+    }
+    if (k == KILL_HOST_MEMORY) {
+        uint64_t seen = atomic_load(&async_state.host_memory_seen);
+        task_kill(t, SIGKILL_LINUX,
+                  g_strdup_printf("killed by SIGKILL: host memory limit of %" G_GUINT64_FORMAT
+                                  " MiB reached (--host-memory): seccomp-emu was using %"
+                                  G_GUINT64_FORMAT " MiB",
+                                  hostmem_limit() >> 20, seen >> 20));
         return;
     }
     uint64_t bits = atomic_exchange(&async_state.posted, 0);

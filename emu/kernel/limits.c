@@ -12,6 +12,7 @@
 
 #include "abi/linux.h"
 #include "abi/signal_linux.h"
+#include "emu/engine/hostmem.h"
 #include "emu/kernel/async.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
@@ -23,7 +24,8 @@
  * instruction is counted by a hook. */
 #define FINAL_STRETCH 1024
 
-static char *opt_cpu_time, *opt_timeout, *opt_max_insns, *opt_memory, *opt_output;
+static char *opt_cpu_time, *opt_timeout, *opt_max_insns, *opt_memory, *opt_output,
+    *opt_host_memory;
 
 static const GOptionEntry entries[] = {
     { "cpu-time", 0, 0, G_OPTION_ARG_FILENAME, &opt_cpu_time,
@@ -37,6 +39,9 @@ static const GOptionEntry entries[] = {
       "Guest address-space limit, RLIMIT_AS (suffixes K, M, G: powers of 1024)", "BYTES" },
     { "output-limit", 0, 0, G_OPTION_ARG_FILENAME, &opt_output,
       "Limit on all the guest writes, RLIMIT_FSIZE: SIGXFSZ past it", "BYTES" },
+    { "host-memory", 0, 0, G_OPTION_ARG_FILENAME, &opt_host_memory,
+      "Limit on seccomp-emu's own host memory, everything included (default: half the "
+      "host's physical memory); SIGKILL past it", "BYTES" },
     { NULL },
 };
 
@@ -219,6 +224,14 @@ static err_t parse_options(void)
         if (!limits_asked.memory_bytes)
             return err_new("--memory: the limit must be positive");
         limits_asked.memory = true;
+    }
+    if (opt_host_memory) {
+        uint64_t bytes;
+        if ((e = parse_number("host-memory", opt_host_memory, true, &bytes)))
+            return e;
+        if (!bytes)
+            return err_new("--host-memory: the limit must be positive");
+        hostmem_set_limit(bytes);
     }
     if (opt_output) {
         if ((e = parse_number("output-limit", opt_output, true, &limits_asked.output_bytes)))

@@ -5,6 +5,7 @@
  *   --max-insns=N           guest instructions, then SIGKILL
  *   --memory=BYTES          RLIMIT_AS: brk and mmap answer -ENOMEM past it
  *   --output-limit=BYTES    RLIMIT_FSIZE over all output: SIGXFSZ past it
+ *   --host-memory=BYTES     seccomp-emu's own host memory (emu/engine/hostmem.h)
  * The guest sees the rlimits through getrlimit/prlimit64 as it would
  * natively.  Each limit that ends a job says which on stderr. */
 #ifndef EMU_LIMITS_H

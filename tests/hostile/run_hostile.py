@@ -588,6 +588,165 @@ def floods(emu, guests):
                                                       base, RSS_SLACK))
 
 
+# ------------------------------------------------------------- resources
+# What seccomp-emu may spend on a hostile guest or input, beyond what the
+# guest really touched: a trivial job's peak resident set plus this much
+# (Unicorn's translations, the input buffers: a profile read whole is 16 MiB
+# at most; AddressSanitizer's allocator adds its own), and the time until
+# the limit the user set, plus a second for a loaded machine.
+RESOURCE_SLACK = (64 if "ASAN_OPTIONS" in os.environ else 40) << 10  # KiB
+TIME_SLACK = 1.5  # s
+
+
+def timed(argv, timeout=60, stdin=b"", native=False, rlimits=()):
+    """(status, stdout, wall seconds, peak RSS KiB) of a run (stderr in
+    LAST_STDERR)."""
+    t0 = time.monotonic()
+    st, out = run(argv, stdin=stdin, timeout=timeout, native=native, rlimits=rlimits)
+    return st, out, time.monotonic() - t0, LAST_MAXRSS_KB[0]
+
+
+def stderr_of(argv, timeout=60):
+    """(status, stderr, wall seconds) with stderr kept."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, b"(hung)", time.monotonic() - t0
+    return p.returncode, p.stderr, time.monotonic() - t0
+
+
+def elf_with_memsz(src, dst, memsz):
+    """A copy of the static program src whose last loadable segment claims
+    memsz bytes of memory."""
+    import struct
+    d = bytearray(open(src, "rb").read())
+    is64 = d[4] == 2
+    phoff = struct.unpack_from("<Q" if is64 else "<I", d, 32 if is64 else 28)[0]
+    phent, phnum = struct.unpack_from("<HH", d, 54 if is64 else 42)
+    last = None
+    for i in range(phnum):
+        if struct.unpack_from("<I", d, phoff + i * phent)[0] == 1:
+            last = phoff + i * phent
+    struct.pack_into("<Q" if is64 else "<I", d, last + (40 if is64 else 20), memsz)
+    with open(dst, "wb") as f:
+        f.write(d)
+    os.chmod(dst, 0o755)
+
+
+def resources(emu, guests):
+    """Hostile guests and inputs under --memory and --timeout: the kernel's
+    answer, and seccomp-emu's own peak resident set and wall time within
+    the limits plus the slack above (issue 33, item 2)."""
+    oracle = Oracle("hostile", emu)
+    GIB = 1 << 30
+    for bits in ("64", "32"):
+        g = guests[bits]
+        run([emu, g, "call_df"])
+        base = LAST_MAXRSS_KB[0]
+        memory = 16 * GIB if bits == "64" else 3 * GIB
+        for action in ("madv_huge", "mremap_huge"):
+            name = "resources%s %s" % (bits, action)
+            limit = (resource.RLIMIT_AS, memory)
+            es, eout, wall, rss = timed([emu, "--memory=%d" % memory, "--timeout=20", g, action])
+            ns, nout = judged(oracle, name, g,
+                              lambda: digest(*run([g, action], native=True, rlimits=[limit])),
+                              digest(es, eout),
+                              request=native_request([g, action], rlimits=[limit]))
+            check(ns is not None and (ns, nout) == digest(es, eout),
+                  "%s matches the kernel: native %s, emulated %s %s" % (
+                      name, describe(ns) if ns is not None else "none", describe(es),
+                      "" if (ns, nout) == digest(es, eout) else shown(eout)))
+            check(rss <= base + RESOURCE_SLACK and wall <= 20,
+                  "%s: peak RSS %d KiB (a trivial job %d KiB, at most %d more), %.2f s (at most "
+                  "--timeout=20)" % (name, rss, base, RESOURCE_SLACK, wall))
+        # A segment claiming nearly all of the address space: SIGSEGV at
+        # once, as execve past its point of no return, never a page walk.
+        with tempfile.TemporaryDirectory() as d:
+            huge = os.path.join(d, "huge")
+            top = 0x7FFF00000000 if bits == "64" else 0xF0000000
+            elf_with_memsz(g, huge, top - 0x1000000)
+            name = "resources%s elf-huge-memsz" % bits
+            es, eout, wall, rss = timed([emu, "--memory=1G", "--timeout=10", huge, "call_df"])
+            limit = (resource.RLIMIT_AS, GIB)
+            ns, nout = judged(oracle, name, huge,
+                              lambda: digest(*run([huge, "call_df"], native=True, rlimits=[limit])),
+                              digest(es, eout),
+                              request=native_request([huge, "call_df"], rlimits=[limit]))
+            check(ns is not None and ns == es,
+                  "%s: native %s, emulated %s" % (name, describe(ns) if ns is not None else "none",
+                                                 describe(es)))
+            check(rss <= base + RESOURCE_SLACK and wall <= 2 + TIME_SLACK,
+                  "%s: peak RSS %d KiB (trivial %d), %.2f s" % (name, rss, base, wall))
+    g = guests["64"]
+    run([emu, g, "call_df"])
+    base = LAST_MAXRSS_KB[0]
+    # Inputs without end: refused quickly, in bounded memory.
+    with tempfile.TemporaryDirectory() as d:
+        fifo = os.path.join(d, "fifo")
+        os.mkfifo(fifo)
+        for argv, want, says in (
+                ([emu, "--timeout=10", "/dev/zero"], 126, b"not an ELF"),
+                ([emu, "--timeout=10", "--filter=/dev/zero", g, "call_df"], 2, b"32768"),
+                ([emu, "--timeout=10", "--seccomp-profile=/dev/zero", g, "call_df"], 2,
+                 b"16777216"),
+                # 256 MiB read, then refused; or, on a slow host, the timeout
+                ([emu, "--timeout=10", "--raw=/dev/zero", "--arch=x86_64"], (126, -9),
+                 b"seccomp-emu: "),
+                ([emu, "--timeout=1", fifo], -9, b"--timeout"),
+                ([emu, "--timeout=1", "--filter=" + fifo, g, "call_df"], -9, b"--timeout"),
+                ([emu, "--timeout=1", "--seccomp-profile=" + fifo, g, "call_df"], -9,
+                 b"--timeout")):
+            st, err, wall = stderr_of(argv)
+            limit = 1 if "--timeout=1" in argv else 10
+            check(st in (want if isinstance(want, tuple) else (want,)) and says in err and
+                  err.count(b"\n") == 1 and
+                  wall <= (limit if st == -9 else 5) + TIME_SLACK,
+                  "%s: status %s (want %s), %.2f s, %r" % (" ".join(argv[1:3]), st, want, wall,
+                                                          err[:150]))
+        # Profile compilation inside --timeout: 1,000 rules that test
+        # arguments take libseccomp seconds (its code generator is slow in
+        # them, docs/filter.md).
+        import re
+        table = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "abi",
+                             "names_x86_64.c")
+        names = [n for n in re.findall(r'\] = "(\w+)"', open(table).read())
+                 if n != "restart_syscall"]
+        rules = ",".join('{"names": ["%s"], "action": "SCMP_ACT_ERRNO", "args": [{"index": %d, '
+                         '"value": %d, "op": "SCMP_CMP_EQ"}]}' % (names[i % len(names)], i % 6, i)
+                         for i in range(1000))
+        slow = os.path.join(d, "slow.json")
+        with open(slow, "w") as f:
+            f.write('{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [%s]}' % rules)
+        st, err, wall = stderr_of([emu, "--timeout=2", "--seccomp-profile=" + slow, g, "call_df"])
+        check(st in (-9, 2) and wall <= 2 + TIME_SLACK and err.count(b"\n") == 1,
+              "a 1,000-rule profile under --timeout=2: status %s in %.2f s, %r" % (st, wall,
+                                                                                    err[:150]))
+        # SIGTERM while it compiles: set-up ends as execve would.
+        p = subprocess.Popen([emu, "--seccomp-profile=" + slow, g, "call_df"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        try:
+            st = p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            st = p.wait()
+        check(st in (-signal.SIGTERM, 0, 1, 2) and time.monotonic() - t0 < 2,
+              "SIGTERM during set-up ends seccomp-emu at once: status %s after %.2f s" % (
+                  st, time.monotonic() - t0))
+    # --host-memory: the guest touches 1 GiB; seccomp-emu ends it at 128 MiB.
+    st, err, wall = stderr_of([emu, "--host-memory=128M", g, "touch_1g"])
+    rss = 0
+    es, _, _, rss = timed([emu, "--host-memory=128M", g, "touch_1g"])
+    check(st == -9 and b"--host-memory" in err and err.count(b"\n") == 1,
+          "touching 1 GiB under --host-memory=128M: status %s, %r" % (st, err[:150]))
+    check(rss <= (128 << 10) + (16 << 10),
+          "--host-memory=128M: peak RSS %d KiB, at most the limit + 16 MiB (HOSTMEM_OVERSHOOT)" % rss)
+
+
 # -------------------------------------------------------------- messages
 def one_run(argv, timeout=60, stdin=subprocess.DEVNULL):
     """(status, stderr) of seccomp-emu itself; stdout is dropped."""
@@ -658,7 +817,7 @@ def main():
     suite, emu, g32, g64 = [os.path.abspath(a) if i else a for i, a in enumerate(sys.argv[1:5])]
     guests = {"32": g32, "64": g64}
     {"tricks": tricks, "hostcalls": hostcalls, "sandbox": sandbox,
-     "floods": floods, "messages": messages}[suite](emu, guests)
+     "floods": floods, "messages": messages, "resources": resources}[suite](emu, guests)
     print("%d failed" % len(failures))
     sys.exit(1 if failures else 0)
 
