@@ -17,6 +17,8 @@
  * mmap rounds to the host's page (16 KiB on Apple Silicon), and only
  * guest-page arithmetic is done here (tests/unit/test_mem.c, host_page). */
 #define PAGE_DOWN(x) ((x) & ~(PAGE_SIZE_LINUX - 1))
+/* vm.mmap_min_addr's default */
+#define MMAP_MIN_ADDR 0x10000ull
 
 /* Host memory comes from POSIX mmap (lazily zeroed; present on every host
  * we build for).  A chunk is released when the last guest piece cut from
@@ -287,7 +289,8 @@ static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool 
     struct chunk *c = chunk_new(len);
     if (!c)
         return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, g_strerror(errno));
-    struct vma v = { addr, addr + len, prot, c->base, c, name, false, shared, false };
+    struct vma v = { .start = addr, .end = addr + len, .prot = prot, .host = c->base, .chunk = c,
+                     .name = name, .shared = shared };
     err_t e = insert_piece(mm, v);
     if (c->refs == 0) {
         c->refs = 1;
@@ -345,15 +348,39 @@ static err_t carve(struct mm *mm, uint64_t addr, uint64_t len)
     return OK;
 }
 
+/* vm_start_gap(): below a stack that grows down, stack_guard_gap stays
+ * free of other mappings. */
+static uint64_t start_gap(const struct vma *v)
+{
+    if (!vma_is_stack(v))
+        return v->start;
+    return v->start > STACK_GUARD_GAP_LINUX ? v->start - STACK_GUARD_GAP_LINUX : 0;
+}
+
+/* Would acting on [from, to) split a special mapping?  Their may_split
+ * refuses: the call answers -EINVAL. */
+static bool splits_special(const struct vma *v, uint64_t from, uint64_t to)
+{
+    return v->special && (from > v->start || to < v->end);
+}
+
+static bool range_splits_special(const struct mm *mm, uint64_t addr, uint64_t end)
+{
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < end; i++)
+        if (splits_special(VMA(mm, i), addr, end))
+            return true;
+    return false;
+}
+
 uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top)
 {
     /* Walk the gaps downwards from `top`, as Linux's top-down allocator does;
      * the lowest 64 KiB stay unmapped (vm.mmap_min_addr). */
-    const uint64_t floor = 0x10000;
+    const uint64_t floor = MMAP_MIN_ADDR;
     uint64_t hi = top;
     guint first = first_above(mm, top);
-    if (first < mm->vmas->len && VMA(mm, first)->start < hi)
-        hi = VMA(mm, first)->start;
+    if (first < mm->vmas->len && start_gap(VMA(mm, first)) < hi)
+        hi = start_gap(VMA(mm, first));
     for (guint i = first; ; i--) {
         uint64_t lo = i > 0 ? VMA(mm, i - 1)->end : floor;
         lo = MAX(lo, floor);
@@ -361,8 +388,36 @@ uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top)
             return hi - len;
         if (i == 0)
             return 0;
-        hi = MIN(hi, VMA(mm, i - 1)->start);
+        hi = MIN(hi, start_gap(VMA(mm, i - 1)));
     }
+}
+
+/* The bottom-up search x86 makes for MAP_32BIT (find_start_end()): the
+ * lowest gap in [lo, hi). */
+static uint64_t find_free_up(const struct mm *mm, uint64_t len, uint64_t lo, uint64_t hi)
+{
+    uint64_t at = lo;
+    for (guint i = first_above(mm, lo); i <= mm->vmas->len; i++) {
+        uint64_t gap_end = i < mm->vmas->len ? MIN(start_gap(VMA(mm, i)), hi) : hi;
+        if (gap_end >= at && gap_end - at >= len)
+            return at;
+        if (i == mm->vmas->len || VMA(mm, i)->end >= hi)
+            return 0;
+        at = MAX(at, VMA(mm, i)->end);
+    }
+    return 0;
+}
+
+/* A hint is taken where [hint, hint+len) is free, a stack's guard gap
+ * included, and inside the task's space (mmap_address_hint_valid()). */
+static bool hint_fits(const struct mm *mm, uint64_t hint, uint64_t len)
+{
+    if (!hint || hint + len < hint || hint + len > mm->limit)
+        return false;
+    guint i = first_above(mm, hint);
+    if (i < mm->vmas->len && hint + len > start_gap(VMA(mm, i)))
+        return false;
+    return !(i < mm->vmas->len && VMA(mm, i)->start < hint + len);
 }
 
 /* Zeros at host address h, n bytes: whole host pages are dropped (they
@@ -411,47 +466,74 @@ static int64_t map_errno(err_t e)
 static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
                        bool charge)
 {
-    if (len == 0 || (prot & ~(PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX)))
+    /* do_mmap() and __get_unmapped_area()'s order.  Unknown prot and flag
+     * bits are ignored, as Linux ignores them outside MAP_SHARED_VALIDATE. */
+    if (len == 0)
         return -EINVAL_LINUX;
-    int type = flags & MAP_TYPE_LINUX;
-    if (type != MAP_PRIVATE_LINUX && type != MAP_SHARED_LINUX)
-        return -EINVAL_LINUX;
+    prot &= PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX;
+    if (flags & MAP_FIXED_NOREPLACE_LINUX)
+        flags |= MAP_FIXED_LINUX;
+    bool fixed = flags & MAP_FIXED_LINUX;
+    if (!fixed) {
+        /* round_hint_to_min() */
+        addr = PAGE_DOWN(addr);
+        if (addr && addr < MMAP_MIN_ADDR)
+            addr = MMAP_MIN_ADDR;
+    }
     uint64_t plen = PAGE_ALIGN_LINUX(len);
-    if (plen < len || plen > mm->limit)
+    if (plen < len || plen == 0 || plen > mm->limit)
         return -ENOMEM_LINUX;
-    bool fixed = flags & (MAP_FIXED_LINUX | MAP_FIXED_NOREPLACE_LINUX);
+    int type = flags & MAP_TYPE_LINUX;
     bool shared = type == MAP_SHARED_LINUX;
-    bool data = charge && (prot & PROT_WRITE_LINUX) && !shared;
-    if (fixed) {
-        if (addr & (PAGE_SIZE_LINUX - 1))
-            return -EINVAL_LINUX;
-        if (addr + plen < addr || addr + plen > mm->limit)
-            return -ENOMEM_LINUX;
-        bool taken = !range_free(mm, addr, plen);
-        if (taken && !(flags & MAP_FIXED_LINUX))
-            return -EEXIST_LINUX;
-        /* Charged only for the pages it adds, whatever it replaces. */
-        if (data && !data_may_grow(mm, plen - mapped_in(mm, addr, plen)))
-            return -ENOMEM_LINUX;
-        if (taken) {
-            err_t e = carve(mm, addr, plen);
-            if (e)
-                return map_errno(e);
-        }
-    } else {
-        uint64_t hint = PAGE_DOWN(addr);
-        uint64_t top = (flags & MAP_32BIT_LINUX) ? 0x80000000ull : mm->mmap_base;
-        if (hint && hint + plen <= mm->limit && hint + plen > hint && range_free(mm, hint, plen))
-            addr = hint;
-        else if (!(addr = addr ? 0 : thp_aligned_free(mm, plen, top)) &&
-                 !(addr = mm_find_free(mm, plen, top)))
-            return -ENOMEM_LINUX;
-        if (data && !data_may_grow(mm, plen))
+    if (!fixed) {
+        uint64_t top = mm->mmap_base;
+        if (hint_fits(mm, addr, plen))
+            ;
+        else if ((flags & MAP_32BIT_LINUX) && mm->limit == TASK_SIZE_64_LINUX)
+            addr = find_free_up(mm, plen, 0x40000000ull, 0x80000000ull);
+        else if (!(addr = addr || shared ? 0 : thp_aligned_free(mm, plen, top)))
+            addr = mm_find_free(mm, plen, top);
+        if (!addr)
             return -ENOMEM_LINUX;
     }
-    err_t e = map_new(mm, addr, plen, prot, shared, "[anon]", NULL);
+    if (addr > mm->limit - plen)
+        return -ENOMEM_LINUX;
+    if (addr & (PAGE_SIZE_LINUX - 1))
+        return -EINVAL_LINUX;
+    bool taken = !range_free(mm, addr, plen);
+    if (taken && (flags & MAP_FIXED_NOREPLACE_LINUX))
+        return -EEXIST_LINUX;
+    /* An anonymous mapping is private or shared, nothing else (a shared
+     * one cannot grow down); MAP_DROPPABLE is a private one whose pages
+     * the kernel may drop. */
+    if (type == MAP_SHARED_LINUX) {
+        if (flags & MAP_GROWSDOWN_LINUX)
+            return -EINVAL_LINUX;
+    } else if (type != MAP_PRIVATE_LINUX && type != MAP_DROPPABLE_LINUX)
+        return -EINVAL_LINUX;
+    /* No huge pages are reserved (vm.nr_hugepages 0): hugetlbfs cannot
+     * back the mapping. */
+    if (flags & MAP_HUGETLB_LINUX)
+        return -ENOMEM_LINUX;
+    bool data = charge && (prot & PROT_WRITE_LINUX) && !shared && !(flags & MAP_GROWSDOWN_LINUX);
+    /* Charged only for the pages it adds, whatever it replaces. */
+    if (data && !data_may_grow(mm, plen - mapped_in(mm, addr, plen)))
+        return -ENOMEM_LINUX;
+    if (mm->max_mapped && mm->mapped - mapped_in(mm, addr, plen) + plen > mm->max_mapped)
+        return -ENOMEM_LINUX;
+    if (taken) {
+        err_t e = carve(mm, addr, plen);
+        if (e)
+            return map_errno(e);
+    }
+    err_t e = map_new(mm, addr, plen, prot, shared,
+                      (flags & MAP_GROWSDOWN_LINUX) ? STACK_VMA_NAME : "[anon]", NULL);
     if (e)
         return map_errno(e);
+    if (flags & MAP_LOCKED_LINUX) {
+        guint i = first_above(mm, addr);
+        VMA(mm, i)->locked = true;
+    }
     return (int64_t)addr;
 }
 
@@ -467,33 +549,64 @@ int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
     uint64_t plen = PAGE_ALIGN_LINUX(len);
     if (plen < len || addr + plen < addr || addr + plen > mm->limit)
         return -EINVAL_LINUX;
+    if (range_splits_special(mm, addr, addr + plen))
+        return -EINVAL_LINUX;
     err_t e = carve(mm, addr, plen);
     return e ? map_errno(e) : 0;
 }
 
 int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
+    /* do_mprotect_pkey()'s order. */
+    int grows = prot & (PROT_GROWSDOWN_LINUX | PROT_GROWSUP_LINUX);
+    prot &= ~(PROT_GROWSDOWN_LINUX | PROT_GROWSUP_LINUX);
+    if (grows == (PROT_GROWSDOWN_LINUX | PROT_GROWSUP_LINUX))
+        return -EINVAL_LINUX;
     if (addr & (PAGE_SIZE_LINUX - 1))
         return -EINVAL_LINUX;
-    if (prot & ~(PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX | PROT_GROWSDOWN_LINUX |
-                 PROT_GROWSUP_LINUX))
+    if (len == 0)
+        return 0;
+    uint64_t plen = PAGE_ALIGN_LINUX(len);
+    if (plen < len || addr + plen <= addr)
+        return -ENOMEM_LINUX;
+    /* arch_validate_prot(): PROT_SEM is accepted, and means nothing. */
+    if (prot & ~(PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX | PROT_SEM_LINUX))
         return -EINVAL_LINUX;
     prot &= PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX;
-    uint64_t plen = PAGE_ALIGN_LINUX(len);
-    if (plen < len || addr + plen < addr)
+    guint first = first_above(mm, addr);
+    if (first >= mm->vmas->len || VMA(mm, first)->start >= addr + plen || VMA(mm, first)->hidden)
         return -ENOMEM_LINUX;
-    if (plen == 0)
-        return 0;
-    if (mm_valid_prefix(mm, addr, plen, 0) < plen)
+    if (grows & PROT_GROWSDOWN_LINUX) {
+        /* From the start of a stack that grows down (x86 has no other). */
+        if (!vma_is_stack(VMA(mm, first)))
+            return -EINVAL_LINUX;
+        while (first > 0 && vma_is_stack(VMA(mm, first - 1)) &&
+               VMA(mm, first - 1)->end == VMA(mm, first)->start)
+            first--;
+        plen += addr - VMA(mm, first)->start;
+        addr = VMA(mm, first)->start;
+    } else if (VMA(mm, first)->start > addr)
         return -ENOMEM_LINUX;
+    else if (grows & PROT_GROWSUP_LINUX)
+        return -EINVAL_LINUX; /* nothing grows up on x86 */
+    /* The pieces in turn until a hole: what came before the hole stays
+     * changed, and the call answers -ENOMEM, as Linux's loop does. */
+    uint64_t end = addr + plen, at = addr;
     /* Split at both edges, then change the pieces inside. */
-    uint64_t end = addr + plen;
     for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < end; i++) {
         struct vma *v = VMA(mm, i);
+        if (v->start > at || v->hidden)
+            return -ENOMEM_LINUX; /* a hole */
+        at = MIN(v->end, end);
+        /* [vvar] has no VM_MAYWRITE or VM_MAYEXEC */
+        if (v->special == VMA_VVAR && (prot & (PROT_WRITE_LINUX | PROT_EXEC_LINUX)))
+            return -EACCES_LINUX;
         /* do_mprotect_pkey(): write access a piece may never have is
          * EACCES; the pieces before it stay changed, as in Linux. */
         if ((prot & PROT_WRITE_LINUX) && v->no_write)
             return -EACCES_LINUX;
+        if (prot != v->prot && splits_special(v, MAX(v->start, addr), at))
+            return -EINVAL_LINUX;
         /* mprotect_fixup(): a piece that turns into data must fit; the
          * pieces before it stay changed, as in Linux. */
         struct vma after = *v;
@@ -537,73 +650,37 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
             return map_errno(e);
         v->prot = prot;
     }
-    return 0;
+    return at < end ? -ENOMEM_LINUX : 0;
 }
 
-int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags,
-                  uint64_t new_addr)
+/* The end of the mapping that holds `addr` as Linux would have it: its
+ * pieces here are cut wherever a call split them, where Linux merges
+ * neighbours with the same protection and kind back into one VMA. */
+static uint64_t vma_run_end(const struct mm *mm, guint i)
 {
-    if ((old & (PAGE_SIZE_LINUX - 1)) || (flags & ~(MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX)))
-        return -EINVAL_LINUX;
-    if ((flags & MREMAP_FIXED_LINUX) && !(flags & MREMAP_MAYMOVE_LINUX))
-        return -EINVAL_LINUX;
-    old_len = PAGE_ALIGN_LINUX(old_len);
-    new_len = PAGE_ALIGN_LINUX(new_len);
-    if (new_len == 0 || old_len == 0)
-        return -EINVAL_LINUX;
-    const struct vma *v = mm_find(mm, old);
-    if (!v || mm_valid_prefix(mm, old, old_len, 0) < old_len)
-        return -EFAULT_LINUX;
-    int prot = v->prot;
-    bool shared = v->shared;
-    const char *name = v->name; /* v goes stale once the table changes */
-    if (new_len > old_len && is_data(v) && !data_may_grow(mm, new_len - old_len))
-        return -ENOMEM_LINUX;
-    if (new_len <= old_len && !(flags & MREMAP_FIXED_LINUX)) {
-        if (new_len < old_len) {
-            err_t e = carve(mm, old + new_len, old_len - new_len);
-            if (e)
-                return map_errno(e);
-        }
-        return (int64_t)old;
+    const struct vma *v = VMA(mm, i);
+    uint64_t end = v->end;
+    for (guint k = i + 1; k < mm->vmas->len; k++) {
+        const struct vma *w = VMA(mm, k);
+        if (w->start != end || w->prot != v->prot || w->shared != v->shared ||
+            w->special != v->special || w->hidden || vma_is_stack(w) != vma_is_stack(v) ||
+            w->locked != v->locked)
+            break;
+        end = w->end;
     }
-    /* Grow in place when the pages above are free. */
-    if (!(flags & MREMAP_FIXED_LINUX) && old + new_len <= mm->limit &&
-        range_free(mm, old + old_len, new_len - old_len)) {
-        err_t e = map_new(mm, old + old_len, new_len - old_len, prot, shared, name, NULL);
-        if (e)
-            return map_errno(e);
-        return (int64_t)old;
-    }
-    if (!(flags & MREMAP_MAYMOVE_LINUX))
-        return -ENOMEM_LINUX;
-    uint64_t dst;
-    if (flags & MREMAP_FIXED_LINUX) {
-        if ((new_addr & (PAGE_SIZE_LINUX - 1)) || new_addr + new_len > mm->limit)
-            return -EINVAL_LINUX;
-        if (new_addr < old + old_len && old < new_addr + new_len)
-            return -EINVAL_LINUX;
-        /* mremap_to(): whatever is at the destination goes first. */
-        err_t e = carve(mm, new_addr, new_len);
-        if (e)
-            return map_errno(e);
-        dst = new_addr;
-    } else {
-        dst = mm_find_free(mm, new_len, mm->mmap_base);
-        if (!dst)
-            return -ENOMEM_LINUX;
-    }
-    /* Only the growth counts against RLIMIT_AS: the old pages move. */
-    if (new_len > old_len && mm->max_mapped && mm->mapped + (new_len - old_len) > mm->max_mapped)
-        return -ENOMEM_LINUX;
-    /* The pages move, not their bytes: the host memory behind the old
-     * range backs the new one, piece by piece (an untouched 4 GiB region
-     * moves for nothing, as in Linux). */
+    return end;
+}
+
+/* Moves the pages of [old, old+len) to dst: the host memory behind them
+ * goes along (an untouched 4 GiB region moves for nothing, as in Linux),
+ * only the mapping is new.  dst must be free. */
+static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
+{
     err_t e = OK;
-    for (guint i = first_above(mm, old); !e && i < mm->vmas->len && VMA(mm, i)->start < old + old_len;
+    for (guint i = first_above(mm, old); !e && i < mm->vmas->len && VMA(mm, i)->start < old + len;
          i++) {
         struct vma piece = *VMA(mm, i);
-        uint64_t from = MAX(piece.start, old), to = MIN(piece.end, old + old_len);
+        uint64_t from = MAX(piece.start, old), to = MIN(piece.end, old + len);
         piece.host += from - piece.start;
         piece.start = dst + (from - old);
         piece.end = dst + (to - old);
@@ -614,14 +691,145 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
         }
     }
     if (!e)
-        e = carve(mm, old, old_len);
-    if (!e && new_len > old_len)
-        e = map_new(mm, dst + old_len, new_len - old_len, prot, shared, name, NULL);
-    if (e)
-        return map_errno(e);
+        e = carve(mm, old, len);
     /* Translations are looked up by address: none made for what was at
      * the destination before may run the moved code. */
-    mm_written(mm, dst, new_len);
+    if (!e)
+        mm_written(mm, dst, len);
+    return e;
+}
+
+/* remap_is_valid(): can [old, old+old_len) of the mapping at index vi
+ * become new_len long? */
+static int64_t remap_valid(struct mm *mm, guint vi, uint64_t old, uint64_t old_len,
+                           uint64_t new_len, bool dontunmap)
+{
+    const struct vma *v = VMA(mm, vi);
+    /* A zero old length duplicates a shared mapping (DOS emulators); a
+     * private one refuses it. */
+    if (!old_len && !v->shared)
+        return -EINVAL_LINUX;
+    if (dontunmap && v->special)
+        return -EINVAL_LINUX;
+    /* never across a VMA's end */
+    if (old_len > vma_run_end(mm, vi) - old)
+        return -EFAULT_LINUX;
+    if (new_len == old_len)
+        return 0;
+    /* VM_DONTEXPAND | VM_PFNMAP: special mappings do not grow */
+    if (v->special)
+        return -EFAULT_LINUX;
+    if (new_len > old_len) {
+        if (mm->max_mapped && mm->mapped + (new_len - old_len) > mm->max_mapped)
+            return -ENOMEM_LINUX;
+        if (is_data(v) && !data_may_grow(mm, new_len - old_len))
+            return -ENOMEM_LINUX;
+    }
+    return 0;
+}
+
+/* munmap() of a shrinking mapping's tail, or of a destination. */
+static int64_t unmap_range(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    if (!len)
+        return 0;
+    if (range_splits_special(mm, addr, addr + len))
+        return -EINVAL_LINUX;
+    err_t e = carve(mm, addr, len);
+    return e ? map_errno(e) : 0;
+}
+
+int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags,
+                  uint64_t new_addr)
+{
+    /* do_mremap(): check_mremap_params(), then mremap_to() or
+     * mremap_at() (mm/mremap.c). */
+    if (flags & ~(MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX | MREMAP_DONTUNMAP_LINUX))
+        return -EINVAL_LINUX;
+    if (old & (PAGE_SIZE_LINUX - 1))
+        return -EINVAL_LINUX;
+    if (!PAGE_ALIGN_LINUX(new_len) || PAGE_ALIGN_LINUX(new_len) > mm->limit)
+        return -EINVAL_LINUX;
+    bool to_new = flags & (MREMAP_FIXED_LINUX | MREMAP_DONTUNMAP_LINUX);
+    bool dontunmap = flags & MREMAP_DONTUNMAP_LINUX;
+    if (to_new && ((new_addr & (PAGE_SIZE_LINUX - 1)) || !(flags & MREMAP_MAYMOVE_LINUX) ||
+                   (dontunmap && old_len != new_len)))
+        return -EINVAL_LINUX;
+    old_len = PAGE_ALIGN_LINUX(old_len);
+    new_len = PAGE_ALIGN_LINUX(new_len);
+    guint vi = first_above(mm, old);
+    if (vi >= mm->vmas->len || VMA(mm, vi)->start > old || VMA(mm, vi)->hidden)
+        return -EFAULT_LINUX;
+    int64_t r;
+    if (!to_new) {
+        /* mremap_at() */
+        if (new_len == old_len)
+            return (int64_t)old;
+        if (new_len < old_len) {
+            r = unmap_range(mm, old + new_len, old_len - new_len);
+            return r ? r : (int64_t)old;
+        }
+        if ((r = remap_valid(mm, vi, old, old_len, new_len, false)))
+            return r;
+        const struct vma *v = VMA(mm, vi);
+        if (v->end == old + old_len && old + new_len <= mm->limit &&
+            range_free(mm, old + old_len, new_len - old_len)) {
+            err_t e = map_new(mm, old + old_len, new_len - old_len, v->prot, v->shared, v->name,
+                              NULL);
+            return e ? map_errno(e) : (int64_t)old;
+        }
+        if (!(flags & MREMAP_MAYMOVE_LINUX))
+            return -ENOMEM_LINUX;
+    } else {
+        /* mremap_to(): a fixed destination is cleared first, a shrinking
+         * move leaves its tail behind, unmapped. */
+        if (new_addr > mm->limit - new_len)
+            return -EINVAL_LINUX;
+        if (new_addr < old + old_len && old < new_addr + new_len)
+            return -EINVAL_LINUX;
+        if (flags & MREMAP_FIXED_LINUX) {
+            if ((r = unmap_range(mm, new_addr, new_len)))
+                return r;
+            vi = first_above(mm, old);
+            if (vi >= mm->vmas->len || VMA(mm, vi)->start > old)
+                return -EFAULT_LINUX;
+        }
+        if (new_len < old_len) {
+            if ((r = unmap_range(mm, old + new_len, old_len - new_len)))
+                return r;
+            old_len = new_len;
+            vi = first_above(mm, old);
+        }
+        if ((r = remap_valid(mm, vi, old, old_len, new_len, dontunmap)))
+            return r;
+        if (dontunmap && mm->max_mapped && mm->mapped + old_len > mm->max_mapped)
+            return -ENOMEM_LINUX;
+    }
+    const struct vma *v = VMA(mm, vi);
+    int prot = v->prot;
+    bool shared = v->shared;
+    enum vma_special special = v->special;
+    const char *name = v->name; /* v goes stale once the table changes */
+    if (!old_len) /* a shared mapping's duplicate: not modelled */
+        return -ENOMEM_LINUX;
+    /* A special mapping moves whole or not at all. */
+    if (special && (old > v->start || old + old_len < v->end))
+        return -EINVAL_LINUX;
+    uint64_t dst = new_addr;
+    if (!(flags & MREMAP_FIXED_LINUX) &&
+        !(dst = shared ? 0 : thp_aligned_free(mm, new_len, mm->mmap_base)) &&
+        !(dst = mm_find_free(mm, new_len, mm->mmap_base)))
+        return -ENOMEM_LINUX;
+    err_t e = move_pages(mm, old, old_len, dst);
+    if (!e && new_len > old_len)
+        e = map_new(mm, dst + old_len, new_len - old_len, prot, shared, name, NULL);
+    /* MREMAP_DONTUNMAP: the old range stays mapped, emptied. */
+    if (!e && dontunmap)
+        e = map_new(mm, old, old_len, prot, shared, name, NULL);
+    if (e)
+        return map_errno(e);
+    if (special)
+        mm_set_special(mm, dst, special);
     return (int64_t)dst;
 }
 
@@ -662,34 +870,131 @@ void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len)
         VMA(mm, i)->no_write = true;
 }
 
-int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
+static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len);
+
+/* madvise_behavior_valid() for an x86_64 Debian kernel (KSM, THP and
+ * memory failure built in). */
+static bool advice_valid(int advice)
 {
-    if (addr & (PAGE_SIZE_LINUX - 1))
-        return -EINVAL_LINUX;
-    uint64_t plen = PAGE_ALIGN_LINUX(len);
-    if (plen < len)
-        return -EINVAL_LINUX;
-    if (mm_valid_prefix(mm, addr, plen, 0) < plen)
-        return -ENOMEM_LINUX;
-    /* Private anonymous memory reads back as zeros after MADV_DONTNEED;
-     * shared memory keeps its contents (its pages live on in the shared
-     * object).  The host drops the pages itself: the cost follows what the
-     * guest touched, not the range (8 GiB of PROT_NONE, never touched,
-     * costs nothing).  MADV_FREE pages go only under memory pressure and
-     * read back unchanged until then, as they do here. */
-    if (advice == MADV_DONTNEED_LINUX) {
-        uint64_t at = addr, end = addr + plen;
-        for (guint i = first_above(mm, addr); at < end && i < mm->vmas->len; i++) {
-            const struct vma *v = VMA(mm, i);
-            uint64_t stop = MIN(v->end, end);
-            err_t e = v->shared ? OK : zero_host(v->host + (at - v->start), stop - at);
+    switch (advice) {
+    case MADV_NORMAL_LINUX: case MADV_RANDOM_LINUX: case MADV_SEQUENTIAL_LINUX:
+    case MADV_WILLNEED_LINUX: case MADV_DONTNEED_LINUX: case MADV_FREE_LINUX:
+    case MADV_REMOVE_LINUX: case MADV_DONTFORK_LINUX: case MADV_DOFORK_LINUX:
+    case MADV_MERGEABLE_LINUX: case MADV_UNMERGEABLE_LINUX: case MADV_HUGEPAGE_LINUX:
+    case MADV_NOHUGEPAGE_LINUX: case MADV_DONTDUMP_LINUX: case MADV_DODUMP_LINUX:
+    case MADV_WIPEONFORK_LINUX: case MADV_KEEPONFORK_LINUX: case MADV_COLD_LINUX:
+    case MADV_PAGEOUT_LINUX: case MADV_POPULATE_READ_LINUX: case MADV_POPULATE_WRITE_LINUX:
+    case MADV_DONTNEED_LOCKED_LINUX: case MADV_COLLAPSE_LINUX: case MADV_HWPOISON_LINUX:
+    case MADV_SOFT_OFFLINE_LINUX: case MADV_GUARD_INSTALL_LINUX: case MADV_GUARD_REMOVE_LINUX:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* What one advice does to one mapping's part [from, to): 0 or -errno. */
+static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
+{
+    /* Advice kept as a VMA flag splits the mapping when it covers part of
+     * it; a special mapping refuses to be split. */
+    switch (advice) {
+    case MADV_RANDOM_LINUX: case MADV_SEQUENTIAL_LINUX: case MADV_DONTFORK_LINUX:
+    case MADV_DONTDUMP_LINUX: case MADV_WIPEONFORK_LINUX: case MADV_HUGEPAGE_LINUX:
+    case MADV_NOHUGEPAGE_LINUX:
+        if (splits_special(v, from, to))
+            return -EINVAL_LINUX;
+        break;
+    default:
+        break;
+    }
+    switch (advice) {
+    case MADV_DONTNEED_LINUX:
+    case MADV_DONTNEED_LOCKED_LINUX:
+        /* madvise_dontneed_free_valid_vma(): not a PFN map, not locked */
+        if (v->special == VMA_VVAR || (v->locked && advice == MADV_DONTNEED_LINUX))
+            return -EINVAL_LINUX;
+        /* Private memory reads back as zeros; shared memory keeps its
+         * contents (its pages live on in the shared object). */
+        if (!v->shared) {
+            err_t e = zero_host(v->host + (from - v->start), to - from);
             if (e)
                 return map_errno(e);
-            at = stop;
         }
-        mm_written(mm, addr, plen);
+        return 0;
+    case MADV_FREE_LINUX:
+        /* Private anonymous memory only; its pages go under memory pressure
+         * alone, and read back unchanged until then, as they do here. */
+        return v->shared || v->special || v->locked ? -EINVAL_LINUX : 0;
+    case MADV_REMOVE_LINUX:
+        /* Punches a hole in the object behind a shared mapping: zeros. */
+        if (v->locked || !v->shared)
+            return -EINVAL_LINUX;
+        {
+            err_t e = zero_host(v->host + (from - v->start), to - from);
+            return e ? map_errno(e) : 0;
+        }
+    case MADV_COLD_LINUX:
+    case MADV_PAGEOUT_LINUX:
+        return v->locked || v->special == VMA_VVAR ? -EINVAL_LINUX : 0;
+    case MADV_WIPEONFORK_LINUX:
+        return v->shared ? -EINVAL_LINUX : 0;
+    case MADV_DONTFORK_LINUX:
+    case MADV_DOFORK_LINUX:
+        return v->special == VMA_VVAR ? -EINVAL_LINUX : 0; /* VM_IO */
+    case MADV_DODUMP_LINUX:
+        return v->special ? -EINVAL_LINUX : 0; /* VM_SPECIAL */
+    case MADV_POPULATE_READ_LINUX:
+    case MADV_POPULATE_WRITE_LINUX:
+        /* Faulting the pages in needs the access the mapping allows. */
+        if (v->special == VMA_VVAR ||
+            !(v->prot & (advice == MADV_POPULATE_READ_LINUX ? PROT_READ_LINUX : PROT_WRITE_LINUX)))
+            return -EINVAL_LINUX;
+        return 0;
+    default:
+        return 0;
     }
-    return 0;
+}
+
+int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
+{
+    /* madvise_should_skip()'s order, then madvise_walk_vmas(). */
+    if (!advice_valid(advice) || (addr & (PAGE_SIZE_LINUX - 1)))
+        return -EINVAL_LINUX;
+    uint64_t plen = PAGE_ALIGN_LINUX(len);
+    if ((len && !plen) || addr + plen < addr)
+        return -EINVAL_LINUX;
+    if (!plen)
+        return 0;
+    /* Poisoning pages or taking them offline needs CAP_SYS_ADMIN, and
+     * would act on the host's memory: the guest never has it here. */
+    if (advice == MADV_HWPOISON_LINUX || advice == MADV_SOFT_OFFLINE_LINUX)
+        return -EPERM_LINUX;
+    uint64_t end = user_end(mm, addr, plen), at = addr;
+    int64_t unmapped = 0;
+    guint i = first_above(mm, addr);
+    for (;;) {
+        if (i >= mm->vmas->len || VMA(mm, i)->hidden)
+            return -ENOMEM_LINUX;
+        struct vma *v = VMA(mm, i);
+        if (at < v->start) {
+            /* A hole: the rest is still advised, the call answers -ENOMEM. */
+            unmapped = -ENOMEM_LINUX;
+            at = v->start;
+            if (at >= end)
+                break;
+        }
+        uint64_t stop = MIN(v->end, end);
+        int64_t r = advise_one(v, at, stop, advice);
+        if (r)
+            return r;
+        at = stop;
+        if (at >= end)
+            break;
+        i++;
+    }
+    if (advice == MADV_DONTNEED_LINUX || advice == MADV_REMOVE_LINUX)
+        mm_written(mm, addr, plen);
+    return unmapped;
 }
 
 /* Guest ranges that system calls act on end at the top of user space, as
@@ -822,6 +1127,13 @@ void mm_hide(struct mm *mm, uint64_t addr)
     guint i = first_above(mm, addr);
     if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
         VMA(mm, i)->hidden = true;
+}
+
+void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special)
+{
+    guint i = first_above(mm, addr);
+    if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
+        VMA(mm, i)->special = special;
 }
 
 void *mm_guard(void)

@@ -17,6 +17,13 @@
 
 struct chunk; /* one host allocation, shared by the pieces split from it */
 
+/* The kernel's special mappings, which its calls treat apart. */
+enum vma_special {
+    VMA_PLAIN,
+    VMA_VDSO, /* VM_DONTEXPAND: cannot grow, is not dumped */
+    VMA_VVAR, /* and VM_PFNMAP|VM_IO, no VM_MAYWRITE/MAYEXEC: read-only for good */
+};
+
 struct vma {
     uint64_t start, end; /* guest range [start, end), page aligned */
     int prot;            /* PROT_*_LINUX */
@@ -27,6 +34,8 @@ struct vma {
     bool shared;         /* MAP_SHARED: never counted as data */
     bool no_write;       /* MAP_SHARED of a read-only descriptor: PROT_WRITE can
                             never be added (Linux's VM_MAYWRITE clear) */
+    bool locked;         /* MAP_LOCKED (VM_LOCKED) */
+    enum vma_special special;
 };
 
 /* The mapping that grows down on faults; like Linux's VM_GROWSDOWN stack
@@ -143,6 +152,9 @@ uint32_t mm_uc_prot(int prot);
 /* Make the mapping at `addr` invisible to the guest's system calls, as
  * kernel memory is (the CPU can still read it: docs/threat-model.md). */
 void mm_hide(struct mm *mm, uint64_t addr);
+
+/* The mapping at `addr` is one of the kernel's special mappings. */
+void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special);
 
 /* A host range of at least MAX_RW_COUNT bytes that is never accessible.
  * Handing it to the host kernel for the part of a guest buffer that is not

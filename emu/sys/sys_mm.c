@@ -79,6 +79,23 @@ static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, in
          * Linux refuses to map those too. */
         return -ENODEV_LINUX;
     }
+    if (flags & MAP_HUGETLB_LINUX) {
+        /* ksys_mmap_pgoff() and hugetlbfs: the page size named in the
+         * flags (2 MiB by default, or 1 GiB) must exist, and a fixed address
+         * and the offset must be multiples of it; no huge pages are
+         * reserved (vm.nr_hugepages 0), so what passes fails with -ENOMEM
+         * once the memory calls' own checks are done (mm_mmap). */
+        unsigned sizelog = ((unsigned)flags >> 26) & 0x3f;
+        if (sizelog && sizelog != 21 && sizelog != 30)
+            return -EINVAL_LINUX;
+        uint64_t huge = sizelog == 30 ? 1ull << 30 : 2ull << 20;
+        if (!len)
+            return -EINVAL_LINUX;
+        if ((flags & MAP_FIXED_LINUX) && (addr & (huge - 1)))
+            return -EINVAL_LINUX;
+        if (off & (huge - 1))
+            return -EINVAL_LINUX;
+    }
     return mm_mmap(t->mm, addr, len, prot, flags);
 }
 
