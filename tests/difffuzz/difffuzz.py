@@ -67,9 +67,14 @@ def v(pool, rnd):
     return rnd.choice(pool)
 
 
+# Selectors that name IA-32's segments: a kernel without IA-32 emulation
+# clears them (hostcaps: ia32).
+COMPAT_SELECTORS = ('0x23',)
+
+
 class Gen:
-    def __init__(self, abi, rnd):
-        self.abi, self.r = abi, rnd
+    def __init__(self, abi, rnd, ia32=True):
+        self.abi, self.r, self.ia32 = abi, rnd, ia32
         self.w = 8 if abi == '64' else 4
         self.ops = []
 
@@ -128,19 +133,21 @@ class Gen:
              '0x10202', '0xffffffff', '0']
     IP = ['L', 'L', 'L', '0', 't', 'a0', 'a0x10000']
     FPSTATE = ['0', '0', '0', 'a0x6000', '1', 'a0x11000']
+    SP = ['a0x8000', '0', 'a0x11000']
+    IP64 = IP + ['0x800000000000']
 
     def frame_fields(self, rt):
         x64 = self.abi == '64'
         if x64:
             mc = 40   # uc at sp (pretcode below it), uc_mcontext 40 into it
-            return [(0, 8, ['0', '2', '4', '6']), (mc + 120, 8, ['a0x8000', '0', 'a0x11000']),
-                    (mc + 128, 8, self.IP + ['0x800000000000']), (mc + 136, 8, self.FLAGS),
+            return [(0, 8, ['0', '2', '4', '6']), (mc + 120, 8, self.SP),
+                    (mc + 128, 8, self.IP64), (mc + 136, 8, self.FLAGS),
                     (mc + 144, 2, self.CS64), (mc + 150, 2, self.SS64),
                     (mc + 184, 8, self.FPSTATE), (296, 8, ['0'])]
         sc = 160 if rt else 0   # rt: uc 140 above sp, its mcontext 20 in; else sc at sp
         segs = ['0x2b', '0', '3', '0x23', '0x63', '0x7b', '0x33', '0x2b']
         f = [(sc + 0, 2, segs), (sc + 4, 2, segs), (sc + 8, 2, segs), (sc + 12, 2, segs),
-             (sc + 28, 4, ['a0x8000', '0', 'a0x11000']), (sc + 56, 4, self.IP),
+             (sc + 28, 4, self.SP), (sc + 56, 4, self.IP),
              (sc + 60, 2, self.CS32), (sc + 64, 4, self.FLAGS), (sc + 72, 2, self.SS32),
              (sc + 76, 4, self.FPSTATE)]
         f += [(140, 4, ['0', '2', '4']), (248, 8, ['0'])] if rt else [(80, 4, ['0']), (712, 4, ['0'])]
@@ -149,12 +156,20 @@ class Gen:
     def sigreturn(self):
         """A sigreturn over a context written into the arena (interp.c's r
         op): every field the kernel checks drawn from selectors, flags and
-        addresses that are valid, invalid or odd."""
+        addresses that are valid, invalid or odd.  The stack pointer and ip
+        are always written: the arena's pattern would make them
+        non-canonical, and what a return to a non-canonical rsp does is the
+        hypervisor's (hostcaps' noncanon-rsp), not Linux's.  The compat
+        selectors are drawn only where the host has IA-32: without it the
+        kernel has no 0x23 to return to."""
         r = self.r
         rt = 1 if self.abi == '64' else r.randrange(2)
         base = 0x4000
         for off, size, pool in self.frame_fields(rt):
-            if r.random() < 0.85:
+            always = any(pool is p for p in (self.IP, self.IP64, self.SP))
+            if not self.ia32:
+                pool = [x for x in pool if x not in COMPAT_SELECTORS]
+            if always or r.random() < 0.85:
                 self.put(base + off, v(pool, r), size)
         self.ops.append('r,%d,%d' % (base, rt))
 
@@ -323,6 +338,91 @@ class Gen:
         return self.ops
 
 
+class MemGen(Gen):
+    """The memory-management family (issue 33, item 4): mmap, mprotect,
+    munmap, mremap, madvise and brk over a region with holes, partial
+    overlaps and mixed protections (M, 0x30000000), the vDSO (V), the
+    program break (B) and the stack (S), every result exact (the native
+    leg runs without address randomisation) and the region's pages probed
+    (interp.c's m op: which are readable, writable, zero) after each call."""
+    PAGE = 4096
+
+    def at(self):
+        r, P = self.r, self.PAGE
+        w = r.random()
+        if w < 0.7:
+            return 'M' if r.random() < 0.15 else 'M%+d' % (P * r.randrange(-2, 18))
+        if w < 0.8:
+            return r.choice(['V', 'V%+d' % -P, 'V%+d' % -(4 * P), 'V%+d' % (2 * P)])
+        if w < 0.9:
+            return r.choice(['B', 'B%+d' % P, 'B%+d' % -P, 'S%+d' % -(0x100000), 'S%+d' % -(0x200000)])
+        return r.choice(['0', 'M+1', 'M+4095', '0x1000'] + TOP[self.abi][:3])
+
+    def length(self):
+        P = self.PAGE
+        return self.r.choice(['0', '1', str(P - 1), str(P), str(P + 1), str(2 * P), str(3 * P),
+                              str(5 * P), str(16 * P), str(2 << 20), '-4096', '0x7fffffff'] +
+                             (['0x100000000'] if self.abi == '64' else []))
+
+    def prot(self):
+        return self.r.choice(['0', '1', '3', '3', '5', '7', '8', '0x10', '0x01000003',
+                              '0x02000003', '-1'])
+
+    def probe(self):
+        self.ops.append('m,M,18')
+
+    def setup(self):
+        """16 pages at M: RW RW RW RW, hole hole, R R, none none, RW RW RW RW,
+        hole hole; the first page of each mapping marked."""
+        P, n = self.PAGE, (9 if self.abi == '64' else 192)
+        for first, count, prot in ((0, 4, 3), (6, 2, 1), (8, 2, 0), (10, 4, 3)):
+            self.call('x', n, 'M%+d' % (first * P), str(count * P), str(prot), '0x32', '-1', '0')
+        for page in (0, 1, 10, 13):
+            self.ops.append('y,M%+d,%d' % (page * P, page + 1))
+
+    def memcall(self):
+        r, x64 = self.r, self.abi == '64'
+        n = lambda a, b: a if x64 else b
+        c = r.randrange(7)
+        if c == 0:
+            flags = r.choice(['0x22', '0x32', '0x100022', '0x122', '0x4022', '0x8022', '0x20022',
+                              '0x2022', '0x21', '0x31', '0x23', '0x02', '0x800022', '0x10022',
+                              '0x40022' if x64 else '0x22', '0x20'])
+            self.call('x', n(9, 192), self.at(), self.length(), self.prot(), flags,
+                      r.choice(['-1', '-1', '0']), r.choice(['0', '0', '1', str(self.PAGE)]))
+        elif c == 1:
+            self.call('x', n(10, 125), self.at(), self.length(), self.prot())
+        elif c == 2:
+            self.call('x', n(11, 91), self.at(), self.length())
+        elif c == 3:
+            flags = r.choice(['0', '1', '1', '3', '2', '5', '7', '8'])
+            self.call('x', n(25, 163), self.at(), self.length(), self.length(), flags, self.at())
+        elif c == 4:
+            # Never MADV_HWPOISON (100) or MADV_SOFT_OFFLINE (101): as root
+            # the native leg would poison or offline the host's memory.
+            advice = r.choice(['0', '1', '2', '3', '4', '4', '4', '8', '9', '10', '11', '12', '14',
+                               '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', '25',
+                               '99', '102', '103', '-1'])
+            self.call('x', n(28, 219), self.at(), self.length(), advice)
+        elif c == 5:
+            self.call('x', n(12, 45), r.choice(['0', 'B', 'B%+d' % self.PAGE, 'B%+d' % -self.PAGE,
+                                                'B+1', 'B%+d' % (1 << 20), 'M', '0x1000']))
+        else:
+            page = r.randrange(-1, 17)
+            self.ops.append('y,M%+d,%d' % (page * self.PAGE, r.randrange(1, 255)))
+
+    def program(self):
+        self.setup()
+        self.probe()
+        for _ in range(self.r.randrange(1, 12)):
+            self.memcall()
+            self.probe()
+        return self.ops
+
+
+FAMILIES = {'calls': Gen, 'mm': MemGen}
+
+
 def limits():
     os.setsid()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -332,13 +432,24 @@ def limits():
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
 
 
-def run1(argv, cwd, timeout=10.0):
+ADDR_NO_RANDOMIZE = 0x0040000
+
+
+def native_limits():
+    """The native leg: seccomp-emu lays memory out as Linux does without
+    address randomisation, so the native run goes without it too."""
+    limits()
+    import ctypes
+    ctypes.CDLL(None).personality(ADDR_NO_RANDOMIZE)
+
+
+def run1(argv, cwd, timeout=10.0, native=False):
     # Named files, read back through a fresh open: the guest shares the
     # open file description (offset, O_DIRECT, O_APPEND ...) with `out`.
     with tempfile.NamedTemporaryFile(dir=cwd) as out, \
             tempfile.NamedTemporaryFile(dir=cwd) as err:
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                             cwd=cwd, preexec_fn=limits)
+                             cwd=cwd, preexec_fn=native_limits if native else limits)
         deadline = time.monotonic() + timeout
         status = None
         while True:
@@ -381,7 +492,7 @@ class Runner:
 
     def both(self, abi, ops):
         prog = ';'.join(ops)
-        nat = run1([self.guest[abi], prog], self.cwd)
+        nat = run1([self.guest[abi], prog], self.cwd, native=True)
         emu = run1([self.emu, '-q', self.guest[abi], prog], self.cwd)
         return nat, emu
 
@@ -473,7 +584,7 @@ def cmd_run(runner, a):
     diffs, pins = [], 0
     while time.monotonic() - t0 < a.seconds and not (a.programs and progs >= a.programs):
         abi = rnd.choice(runner.abis)
-        ops = Gen(abi, rnd).program()
+        ops = FAMILIES[a.family](abi, rnd, '32' in runner.abis).program()
         progs += 1
         calls += count_calls(ops)
         d = runner.differs(abi, ops)
@@ -515,8 +626,10 @@ def cmd_check(runner, a):
     for path in files:
         lines = open(path).read().split('\n')
         abi, prog = lines[0].strip(), lines[1].strip()
-        if abi not in runner.abis:
-            print('skip %s (this host cannot run i386 natively)' % path)
+        needs = lines[2].split(':', 1)[1].split() if lines[2:] and lines[2].startswith('needs:') \
+            else []
+        if abi not in runner.abis or ('ia32' in needs and '32' not in runner.abis):
+            print('skip %s (this host cannot run i386 natively: no IA-32)' % path)
             continue
         ops = prog.split(';')
         d = runner.differs(abi, ops)
@@ -540,6 +653,9 @@ def main():
     r.add_argument('seconds', type=float)
     r.add_argument('--seed', type=int)
     r.add_argument('--save')
+    r.add_argument('--family', choices=sorted(FAMILIES), default='calls',
+                   help='calls: the personality\'s calls, strict mode, faults, sigreturn frames; '
+                        'mm: the memory-management calls over a region with holes')
     r.add_argument('--programs', type=int, default=0,
                    help='stop after this many programs (SECONDS still bounds the run)')
     c = sub.add_parser('check')

@@ -14,6 +14,10 @@
  *   f,KIND         raise a fault (see raise_fault)
  *   s,HOW          enter strict mode: 0 prctl(PR_SET_SECCOMP, 1),
  *                  1 seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL)
+ *   m,ADDR,N       probe N pages from ADDR: per page "-" unreadable, "r"
+ *                  readable, "w" writable, then "0" if its first byte is 0
+ *                  else "x" (faults are caught and skipped, nothing kept)
+ *   y,ADDR,VAL     store the byte VAL at ADDR; prints "y ok" or "y fault"
  *   r,OFF,RT       sigreturn with the stack pointer at arena + OFF, so the
  *                  frame is bytes the program wrote (w ops) over the
  *                  arena's fixed pattern, the same in both runs (a bare
@@ -28,6 +32,8 @@
  *   h     our handler, r our restorer, t this program's text, z a string
  *   P     our pid, T our tid (asked once at start)
  *   L     the landing, reached by a sigreturn that restored it as ip
+ *   M     the memory calls' region (0x30000000), V the vDSO (AT_SYSINFO_EHDR),
+ *   B     the initial program break, S the page of the initial stack pointer
  *   pN    path number N from paths[] below
  * Handlers print "sig N code C" (and the fault address for kernel-sent
  * SIGSEGV/SIGBUS); a kernel-sent fault signal ends the program with
@@ -64,6 +70,15 @@ __asm__(".text\n.globl fuzz_landing\nfuzz_landing:\n"
 #define NR_RT_SIGACTION 13
 #define NR_GETTID 186
 #define NR_SECCOMP 317
+/* Probes whose fault the probe handler skips (faulting instruction, its
+ * length): the result in eax, 0 done, 1 faulted. */
+__asm__(".text\n.globl probe_read, probe_rmw, probe_write\n"
+        "probe_read: xor %eax, %eax\nprobe_r_at: movb (%rdi), %cl\nret\n"
+        "probe_rmw: xor %eax, %eax\nprobe_x_at: lock addb $0, (%rdi)\nret\n"
+        "probe_write: xor %eax, %eax\nmov %esi, %ecx\nprobe_w_at: movb %cl, (%rdi)\nret\n");
+#define UC_IP_OFF 168 /* ucontext: uc_mcontext (40) + rip */
+#define UC_AX_OFF 144 /* ... + rax */
+typedef unsigned long greg_t_;
 #else
 __asm__(".text\n.globl fuzz_restorer\nfuzz_restorer:\n"
         "mov $173, %eax\nint $0x80\nhlt\n");
@@ -76,7 +91,53 @@ __asm__(".text\n.globl fuzz_landing\nfuzz_landing:\n"
 #define NR_RT_SIGACTION 174
 #define NR_GETTID 224
 #define NR_SECCOMP 354
+__asm__(".text\n.globl probe_read, probe_rmw, probe_write\n"
+        "probe_read: mov 4(%esp), %edx\nxor %eax, %eax\nprobe_r_at: movb (%edx), %cl\nret\n"
+        "probe_rmw: mov 4(%esp), %edx\nxor %eax, %eax\nprobe_x_at: lock addb $0, (%edx)\nret\n"
+        "probe_write: mov 4(%esp), %edx\nmov 8(%esp), %ecx\nxor %eax, %eax\n"
+        "probe_w_at: movb %cl, (%edx)\nret\n");
+#define UC_IP_OFF 76 /* ucontext_ia32: uc_mcontext (20) + eip */
+#define UC_AX_OFF 64 /* ... + eax */
+typedef unsigned int greg_t_;
 #endif
+
+long probe_read(unsigned long addr);
+long probe_rmw(unsigned long addr);
+long probe_write(unsigned long addr, unsigned long byte);
+extern char probe_r_at[], probe_x_at[], probe_w_at[];
+static unsigned long region_base = 0x30000000UL, vdso_base, brk_base, stack_page;
+
+/* SIGSEGV and SIGBUS while a probe runs: skip the probing instruction and
+ * say it faulted; anything else is the program's own fault. */
+static void probe_handler(int sig, void *si, void *uc)
+{
+    greg_t_ *ip = (greg_t_ *)((char *)uc + UC_IP_OFF), *ax = (greg_t_ *)((char *)uc + UC_AX_OFF);
+    (void)si;
+    unsigned long at = *ip;
+    if (at == (unsigned long)probe_r_at || at == (unsigned long)probe_w_at) {
+        *ip += 2;
+        *ax = 1;
+        return;
+    }
+    if (at == (unsigned long)probe_x_at) {
+        *ip += 4;
+        *ax = 1;
+        return;
+    }
+    put_str("  unexpected sig ");
+    put_dec(sig);
+    put_str("\n");
+    sys_exit(100 + sig);
+}
+
+static void probe_handlers(int on)
+{
+    unsigned long act[5] = { on ? (unsigned long)probe_handler : 0,
+                             on ? SA_SIGINFO_LINUX | SA_RESTORER_LINUX | 0x40000000UL /* NODEFER */ : 0,
+                             on ? (unsigned long)fuzz_restorer : 0, 0, 0 };
+    sys6(NR_RT_SIGACTION, 11, (long)act, 0, 8, 0, 0);
+    sys6(NR_RT_SIGACTION, 7, (long)act, 0, 8, 0, 0);
+}
 
 static void put_num(long r)
 {
@@ -139,9 +200,19 @@ static unsigned long parse_tok(const char **sp)
     case 'P': s++; v = (unsigned long)my_pid; break;
     case 'T': s++; v = (unsigned long)my_tid; break;
     case 'L': s++; v = (unsigned long)fuzz_landing; break;
+    case 'M': s++; v = region_base; break;
+    case 'V': s++; v = vdso_base; break;
+    case 'B': s++; v = brk_base; break;
+    case 'S': s++; v = stack_page; break;
     case 'p': s++; v = parse_num(&s); v = (unsigned long)paths[v % NPATHS]; break;
-    default: v = parse_num(&s); break;
+    default: v = parse_num(&s); *sp = s; return v;
     }
+    /* A symbol may be followed by an offset: M+4096, V-8192. */
+    if (*s == '+') {
+        s++;
+        v += parse_num(&s);
+    } else if (*s == '-')
+        v += parse_num(&s);
     *sp = s;
     return v;
 }
@@ -199,6 +270,21 @@ int guest_main(int argc, char **argv)
     }
     for (unsigned long i = 0; i < ARENA_RW; i++)
         ((unsigned char *)ARENA)[i] = (unsigned char)(i * 7 + 1);
+    {
+        /* auxv after argv's and envp's NULLs */
+        char **e = argv + argc + 1;
+        while (*e)
+            e++;
+        for (unsigned long *av = (unsigned long *)(e + 1); av[0]; av += 2)
+            if (av[0] == 33) /* AT_SYSINFO_EHDR */
+                vdso_base = av[1];
+        stack_page = (unsigned long)argv & ~4095UL;
+#if defined(__x86_64__)
+        brk_base = (unsigned long)sys3(12, 0, 0, 0);
+#else
+        brk_base = (unsigned long)sys3(45, 0, 0, 0);
+#endif
+    }
     my_pid = sys3(NR_(getpid), 0, 0, 0);
     my_tid = sys3(NR_GETTID, 0, 0, 0);
 
@@ -254,6 +340,28 @@ int guest_main(int argc, char **argv)
         case 'f':
             put_str("f\n");
             raise_fault((long)a[0]);
+            break;
+        case 'm': {
+            put_str("m ");
+            probe_handlers(1);
+            for (unsigned long i = 0; i < a[1] && i < 64; i++) {
+                unsigned long pg = (a[0] & ~4095UL) + i * 4096;
+                char st[3] = { '-', '-', 0 };
+                if (!probe_read(pg)) {
+                    st[0] = probe_rmw(pg) ? 'r' : 'w';
+                    st[1] = *(volatile unsigned char *)pg ? 'x' : '0';
+                }
+                put_str(st);
+            }
+            probe_handlers(0);
+            put_str("\n");
+            break;
+        }
+        case 'y':
+            put_str("y ");
+            probe_handlers(1);
+            put_str(probe_write(a[0], a[1]) ? "fault\n" : "ok\n");
+            probe_handlers(0);
             break;
         case 'r':
             put_str("r\n");

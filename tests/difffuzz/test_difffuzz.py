@@ -42,7 +42,7 @@ class SlowRunner:
 
 budget, cost = 1.0, 0.1  # seed 3 begins with a 33-op program
 runner = SlowRunner(cost)
-args = types.SimpleNamespace(seed=3, seconds=budget, programs=0, save=None)
+args = types.SimpleNamespace(seed=3, seconds=budget, programs=0, save=None, family="calls")
 t0 = time.monotonic()
 difffuzz.cmd_run(runner, args)
 took = time.monotonic() - t0
