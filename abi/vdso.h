@@ -1,5 +1,6 @@
 /* The vDSO seccomp-emu gives each guest: a small but real ELF shared object
- * (glibc parses it from AT_SYSINFO_EHDR), with Linux's entry points.  The
+ * (glibc, musl and Go parse it from AT_SYSINFO_EHDR), with Linux's entry
+ * points, symbol versions and weak aliases, soname included.  The
  * time functions run without a system call, as the kernel's do, so a glibc
  * program calling clock_gettime in strict mode lives, as it does natively. */
 #ifndef ABI_VDSO_H
