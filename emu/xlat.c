@@ -1,11 +1,13 @@
 #include "emu/xlat.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "abi/linux.h"
+#include "abi/poll_linux.h"
 #include "abi/signal_linux.h"
 
 int xlat_errno_to_linux(int e)
@@ -105,4 +107,39 @@ unsigned xlat_dtype_of_mode(uint32_t linux_mode)
     case S_IFSOCK_LINUX: return DT_SOCK_LINUX;
     default: return DT_UNKNOWN_LINUX;
     }
+}
+
+/* Each poll event the host has a name for; POLLRDHUP is Linux's own.
+ * Where the host gives two names one value (POLLWRNORM is POLLOUT on
+ * macOS), a host event reads as both Linux events. */
+static const struct {
+    short host;
+    unsigned linux_;
+} poll_events[] = {
+    { POLLIN, POLLIN_LINUX },         { POLLPRI, POLLPRI_LINUX },
+    { POLLOUT, POLLOUT_LINUX },       { POLLERR, POLLERR_LINUX },
+    { POLLHUP, POLLHUP_LINUX },       { POLLNVAL, POLLNVAL_LINUX },
+    { POLLRDNORM, POLLRDNORM_LINUX }, { POLLRDBAND, POLLRDBAND_LINUX },
+    { POLLWRNORM, POLLWRNORM_LINUX }, { POLLWRBAND, POLLWRBAND_LINUX },
+#ifdef POLLRDHUP
+    { POLLRDHUP, POLLRDHUP_LINUX },
+#endif
+};
+
+short xlat_poll_to_host(unsigned events)
+{
+    short h = 0;
+    for (size_t i = 0; i < sizeof(poll_events) / sizeof(poll_events[0]); i++)
+        if (events & poll_events[i].linux_)
+            h |= poll_events[i].host;
+    return h;
+}
+
+unsigned xlat_poll_to_linux(short revents)
+{
+    unsigned l = 0;
+    for (size_t i = 0; i < sizeof(poll_events) / sizeof(poll_events[0]); i++)
+        if (revents & poll_events[i].host)
+            l |= poll_events[i].linux_;
+    return l;
 }

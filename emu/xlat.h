@@ -1,5 +1,5 @@
 /* Host <-> Linux translations, all in one place: the host's errno values,
- * signal numbers and lseek whence differ from Linux's on macOS and the
+ * signal numbers, lseek whence and poll events differ from Linux's on macOS and the
  * BSDs, and the guest must only ever see Linux's. */
 #ifndef EMU_XLAT_H
 #define EMU_XLAT_H
@@ -21,5 +21,10 @@ uint32_t xlat_mode_to_linux(unsigned host_mode);
 
 /* The getdents d_type Linux gives an inode of `linux_mode`. */
 unsigned xlat_dtype_of_mode(uint32_t linux_mode);
+
+/* Linux's poll events (POLL*_LINUX) as the host's poll() names them, and
+ * the host's revents as Linux's. */
+short xlat_poll_to_host(unsigned events);
+unsigned xlat_poll_to_linux(short revents);
 
 #endif

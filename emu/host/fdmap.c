@@ -325,7 +325,7 @@ err_t fdmap_setup(struct fdtable *ft)
             err_free(e);
             return err_printable(full);
         }
-        ft->fd[s->guest] = (struct gfd){ .kind = GFD_HOST, .host = host };
+        fdtable_install(ft, s->guest, (struct gfd){ .kind = GFD_HOST, .host = host });
     }
     return OK;
 }

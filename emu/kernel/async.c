@@ -512,9 +512,11 @@ void async_io_end(void)
     atomic_store_explicit(&async_state.io_despite, false, memory_order_relaxed);
 }
 
-int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left)
+int async_wait_fds(struct task *t, struct pollfd *fds, int nfds, int64_t timeout_ns,
+                   int64_t *left)
 {
     int64_t until = timeout_ns >= 0 ? mono_now() + timeout_ns : -1;
+    g_autofree struct pollfd *p = g_new(struct pollfd, nfds + 1);
     int result;
     for (;;) {
         async_take(t);
@@ -522,10 +524,8 @@ int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t
             result = -1;
             break;
         }
-        struct pollfd p[2] = {
-            { .fd = async_state.wake[0], .events = POLLIN },
-            { .fd = fd, .events = writing ? POLLOUT : POLLIN },
-        };
+        p[0] = (struct pollfd){ .fd = async_state.wake[0], .events = POLLIN };
+        memcpy(p + 1, fds, sizeof(*fds) * (size_t)nfds);
         int wait = -1;
         if (until >= 0) {
             int64_t rest = until - mono_now();
@@ -535,13 +535,18 @@ int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t
             }
             wait = (int)MIN((rest + 999999) / 1000000, (int64_t)G_MAXINT);
         }
-        int n = poll(p, fd >= 0 ? 2 : 1, wait);
+        int n = poll(p, (nfds_t)nfds + 1, wait);
         if (n < 0 && errno != EINTR) {
-            /* poll itself refused the descriptor: let the real call say why */
+            /* poll itself refused a descriptor: let the real call say why */
             result = 1;
             break;
         }
-        if (n > 0 && fd >= 0 && p[1].revents) {
+        bool any = false;
+        for (int i = 0; n > 0 && i < nfds; i++) {
+            fds[i].revents = p[i + 1].revents;
+            any |= fds[i].revents != 0;
+        }
+        if (any) {
             result = 1;
             break;
         }
@@ -549,6 +554,12 @@ int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t
     if (left)
         *left = until >= 0 ? MAX(until - mono_now(), 0) : 0;
     return result;
+}
+
+int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left)
+{
+    struct pollfd p = { .fd = fd, .events = writing ? POLLOUT : POLLIN };
+    return async_wait_fds(t, &p, fd >= 0 ? 1 : 0, timeout_ns, left);
 }
 
 void async_itimer(int which, const struct async_itimer *set, struct async_itimer *old)

@@ -52,6 +52,11 @@ void async_io_end(void);
  * deliverable.  Returns 1 ready, 0 timed out, -1 interrupted.  *left gets
  * the time that remained (may be NULL). */
 int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left);
+/* The same for several host descriptors (struct pollfd, events set by the
+ * caller): 1 when one of them has revents, which are filled in. */
+struct pollfd;
+int async_wait_fds(struct task *t, struct pollfd *fds, int nfds, int64_t timeout_ns,
+                   int64_t *left);
 
 /* Interval timers, in nanoseconds (value 0: disarmed). */
 struct async_itimer {

@@ -32,6 +32,12 @@ void file_put(struct file *f)
 {
     if (!f || --f->refs > 0)
         return;
+    while (f->watches) {
+        struct file_watch *w = f->watches;
+        f->watches = w->next;
+        w->next = NULL;
+        w->gone(w);
+    }
     if (f->ops->release)
         f->ops->release(f);
     g_free(f);
@@ -41,6 +47,7 @@ struct fdtable *fdtable_new(void)
 {
     struct fdtable *ft = g_new0(struct fdtable, 1);
     ft->refs = 1;
+    ft->max_fds = 64;
     if (!all_tables)
         all_tables = g_ptr_array_new();
     g_ptr_array_add(all_tables, ft);
@@ -109,6 +116,7 @@ void fdtable_unref(struct fdtable *ft)
 struct fdtable *fdtable_copy(const struct fdtable *src)
 {
     struct fdtable *ft = fdtable_new();
+    ft->max_fds = src->max_fds; /* dup_fd() copies the parent's size */
     for (int i = 0; i < FD_MAX_GUEST; i++)
         if (src->fd[i].kind != GFD_NONE)
             ft->fd[i] = gfd_dup(&src->fd[i]);
@@ -122,9 +130,36 @@ void fdtable_close_on_exec(struct fdtable *ft)
             fdtable_close(ft, i);
 }
 
+void file_watch_add(struct file *f, struct file_watch *w)
+{
+    w->next = f->watches;
+    f->watches = w;
+}
+
+void file_watch_remove(struct file *f, struct file_watch *w)
+{
+    for (struct file_watch **p = &f->watches; *p; p = &(*p)->next)
+        if (*p == w) {
+            *p = w->next;
+            w->next = NULL;
+            return;
+        }
+}
+
+/* expand_files(): the table starts with BITS_PER_LONG slots and grows to
+ * the smallest power of two that holds the descriptor (alloc_fdtable). */
+static void note_used(struct fdtable *ft, int fd)
+{
+    if (ft->max_fds < 64)
+        ft->max_fds = 64;
+    while (fd >= ft->max_fds)
+        ft->max_fds *= 2;
+}
+
 void fdtable_init_std(struct fdtable *ft)
 {
     memset(ft->fd, 0, sizeof(ft->fd));
+    ft->max_fds = 64;
     for (int i = 0; i < 3; i++) {
         /* A descriptor the emulator was started without is closed for the
          * guest too, as it would be for a native child. */
@@ -148,14 +183,25 @@ int fdtable_alloc(struct fdtable *ft)
 int fdtable_alloc_from(struct fdtable *ft, int min)
 {
     for (int i = min < 0 ? 0 : min; i < FD_MAX_GUEST; i++)
-        if (ft->fd[i].kind == GFD_NONE)
+        if (ft->fd[i].kind == GFD_NONE) {
+            note_used(ft, i);
             return i;
+        }
     return -EMFILE_LINUX;
 }
 
 void fdtable_install(struct fdtable *ft, int fd, struct gfd g)
 {
+    note_used(ft, fd);
     ft->fd[fd] = g;
+}
+
+bool fdtable_names_host(const struct fdtable *ft, int host)
+{
+    for (int i = 0; i < FD_MAX_GUEST; i++)
+        if (ft->fd[i].kind == GFD_HOST && ft->fd[i].host == host)
+            return true;
+    return false;
 }
 
 int fdtable_close(struct fdtable *ft, int64_t fd)

@@ -1,9 +1,9 @@
 /* Guest descriptors.  Each names a host descriptor the user granted, a
  * file emulated inside seccomp-emu (/proc/self/status, /dev/null, the
  * seed's /proc/self/seccomp), or an object of the emulated kernel that
- * guest tasks share (a pipe end, an eventfd: struct file), or an open file
- * of the guest's namespace (emu/kernel/vfs.h: what --ro grants, opened
- * read-only by a walk seccomp-emu makes). */
+ * guest tasks share (a pipe end, an eventfd, an epoll instance: struct
+ * file), or an open file of the guest's namespace (emu/kernel/vfs.h: what
+ * --ro grants, opened read-only by a walk seccomp-emu makes). */
 #ifndef EMU_FDTABLE_H
 #define EMU_FDTABLE_H
 
@@ -15,6 +15,7 @@
 struct task;
 struct waitq;
 struct kstat;
+struct poll_wait;
 
 enum gfd_kind {
     GFD_NONE,
@@ -30,6 +31,14 @@ struct ofile;
 
 struct file;
 
+/* Told when the file it watches goes (its last descriptor closed), before
+ * the file's own release: epoll forgets its items this way, as Linux's
+ * __fput calls eventpoll_release. */
+struct file_watch {
+    struct file_watch *next;
+    void (*gone)(struct file_watch *w);
+};
+
 /* A guest buffer, or one segment of a readv/writev vector. */
 struct guest_iovec {
     uint64_t base, len;
@@ -41,7 +50,7 @@ struct guest_iovec {
  * the guest's buffers as a vector (one segment for read(2)), already
  * clamped to MAX_RW_COUNT. */
 struct file_ops {
-    const char *name; /* for diagnostics and traces: "pipe", "eventfd" */
+    const char *name; /* for diagnostics and traces: "pipe", "eventfd", "epoll" */
     int64_t (*read)(struct task *t, struct file *f, const struct guest_iovec *iov, int n);
     int64_t (*write)(struct task *t, struct file *f, const struct guest_iovec *iov, int n);
     /* Readiness, for the poll family: the POLL*_LINUX events that hold
@@ -49,6 +58,9 @@ struct file_ops {
      * (a waiter sits on it, then asks poll() again). */
     unsigned (*poll)(struct file *f);
     struct waitq *(*waitq)(struct file *f);
+    /* The granted host descriptors its readiness follows (an epoll set
+     * watching them): added to `pw` for a waiter (NULL: none). */
+    void (*poll_host)(struct file *f, struct poll_wait *pw, unsigned events);
     /* fstat's st_mode and st_ino (a pipe is S_IFIFO, an eventfd an
      * anonymous inode). */
     void (*stat)(struct file *f, uint32_t *mode, uint64_t *ino);
@@ -63,11 +75,14 @@ struct file {
     const struct file_ops *ops;
     unsigned flags; /* O_ACCMODE and O_NONBLOCK, as F_GETFL shows them */
     void *priv;
+    struct file_watch *watches;
 };
 
 struct file *file_new(const struct file_ops *ops, unsigned flags, void *priv);
 struct file *file_get(struct file *f);
 void file_put(struct file *f);
+void file_watch_add(struct file *f, struct file_watch *w);
+void file_watch_remove(struct file *f, struct file_watch *w);
 
 struct gfd {
     enum gfd_kind kind;
@@ -84,6 +99,9 @@ struct gfd {
 struct fdtable {
     unsigned refs;
     struct gfd fd[FD_MAX_GUEST];
+    /* fdtable->max_fds: how far Linux's table has grown (it never
+     * shrinks); select() looks no further. */
+    int max_fds;
 };
 
 struct fdtable *fdtable_new(void);
@@ -110,5 +128,7 @@ void fdtable_install(struct fdtable *ft, int fd, struct gfd g);
  * reference. */
 struct gfd gfd_dup(const struct gfd *g);
 int fdtable_close(struct fdtable *ft, int64_t fd);
+/* Is host descriptor `host` still a guest descriptor's? */
+bool fdtable_names_host(const struct fdtable *ft, int host);
 
 #endif

@@ -266,7 +266,7 @@ static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
         fd = fdtable_alloc(t->fds);
         if (fd < 0)
             return fd;
-        t->fds->fd[fd] = (struct gfd){ .kind = GFD_SECCOMP_LISTENER, .cloexec = true };
+        fdtable_install(t->fds, fd, (struct gfd){ .kind = GFD_SECCOMP_LISTENER, .cloexec = true });
     }
     int r = attach_filter(t, prog, len, flags, via);
     if (listener) {

@@ -555,3 +555,20 @@ static err_t resume(struct task *t, uint64_t *pc, bool *retry)
     }
     return OK;
 }
+
+void signal_mask_for_call(struct task *t, uint64_t mask)
+{
+    struct sigstate *s = &t->sig;
+    s->saved_mask = s->blocked;
+    s->restore_mask = true;
+    s->blocked = mask & ~UNBLOCKABLE;
+}
+
+void signal_mask_call_done(struct task *t, bool interrupted)
+{
+    struct sigstate *s = &t->sig;
+    if (interrupted || !s->restore_mask)
+        return;
+    s->blocked = s->saved_mask;
+    s->restore_mask = false;
+}

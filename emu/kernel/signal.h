@@ -71,6 +71,13 @@ void signal_set_return_context(struct task *t, const struct uctx *c);
  * never be blocked). */
 void signal_set_blocked(struct task *t, uint64_t mask);
 
+/* set_user_sigmask() for ppoll, pselect6 and epoll_pwait: `mask` is the
+ * blocked set while the call waits.  When it ends, the old set comes back
+ * at once, unless a signal interrupted it: then the handler's frame saves
+ * the old set, and sigreturn restores it (restore_saved_sigmask_unless). */
+void signal_mask_for_call(struct task *t, uint64_t mask);
+void signal_mask_call_done(struct task *t, bool interrupted);
+
 /* Take the next pending signal among `allowed` as dequeue_signal() does:
  * the thread's faults, then its own set, then the process's; 0 if none. */
 int signal_dequeue(struct task *t, uint64_t allowed, struct ksiginfo *info);

@@ -41,8 +41,9 @@ int64_t vfile_open(struct task *t, int id, int flags)
     int fd = fdtable_alloc(t->fds);
     if (fd < 0)
         return fd;
-    t->fds->fd[fd] = (struct gfd){ .kind = GFD_VIRTUAL, .vfile = id,
-                                  .cloexec = (flags & O_CLOEXEC_LINUX) != 0 };
+    fdtable_install(t->fds, fd,
+                    (struct gfd){ .kind = GFD_VIRTUAL, .vfile = id,
+                                  .cloexec = (flags & O_CLOEXEC_LINUX) != 0 });
     return fd;
 }
 

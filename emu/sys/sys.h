@@ -82,6 +82,11 @@ SYS(rt_sigprocmask); SYS(sigprocmask); SYS(rt_sigpending); SYS(sigpending);
 SYS(rt_sigsuspend); SYS(sigsuspend); SYS(pause); SYS(rt_sigtimedwait); SYS(kill);
 SYS(tkill); SYS(tgkill); SYS(rt_sigqueueinfo); SYS(rt_tgsigqueueinfo); SYS(sigaltstack);
 
+/* sys_poll.c, sys_epoll.c: waiting for descriptors */
+SYS(poll); SYS(ppoll); SYS(ppoll_time64); SYS(select); SYS(old_select); SYS(pselect6);
+SYS(pselect6_time64); SYS(epoll_create); SYS(epoll_create1); SYS(epoll_ctl); SYS(epoll_wait);
+SYS(epoll_pwait); SYS(epoll_pwait2);
+
 /* sys_itimer.c: interval timers */
 SYS(alarm); SYS(setitimer); SYS(getitimer);
 

@@ -155,8 +155,8 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
             return seccomp_proc_write(t, buf, count);
         return seccomp_proc_read(t, &g->pos, buf, count);
     }
-    if (g->kind == GFD_SECCOMP_LISTENER)
-        return -EINVAL_LINUX; /* the listener has no read or write */
+    if (g->kind == GFD_SECCOMP_LISTENER || g->kind == GFD_FILE)
+        return -EINVAL_LINUX; /* the listener and epoll have no read or write */
     if (g->kind == GFD_VIRTUAL) {
         if (offset >= 0 && g->vfile == VFILE_PROC_STATUS)
             return -ESPIPE_LINUX; /* seq_file reads only in order here */
@@ -346,7 +346,7 @@ static int64_t do_open(struct task *t, int dirfd, uint64_t upath, int flags)
         int fd = fdtable_alloc(t->fds);
         if (fd < 0)
             return fd;
-        t->fds->fd[fd] = (struct gfd){ .kind = GFD_PROC_SECCOMP };
+        fdtable_install(t->fds, fd, (struct gfd){ .kind = GFD_PROC_SECCOMP });
         return fd;
     }
     /* The namespace: grants, the emulated files, the tree that leads to
@@ -494,13 +494,13 @@ static int64_t dup_to(struct task *t, int64_t oldfd, int64_t newfd)
         return -EBADF_LINUX;
     if (newfd < 0 || newfd >= FD_MAX_GUEST)
         return -EBADF_LINUX;
-    /* A dup is a second name for the same open file. */
+    /* A dup is a second name for the same thing. */
     struct gfd copy = gfd_dup(g);
     copy.cloexec = false;
     /* An open newfd is closed first, silently, as dup2 does. */
     if (fdtable_get(t->fds, newfd))
         fdtable_close(t->fds, newfd);
-    t->fds->fd[newfd] = copy;
+    fdtable_install(t->fds, (int)newfd, copy);
     return newfd;
 }
 

@@ -29,6 +29,14 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
         k->blksize = 4096;
         return 0;
     }
+    if (g->kind == GFD_FILE && g->file->ops->stat) {
+        uint64_t ino = 0;
+        g->file->ops->stat(g->file, &k->mode, &ino);
+        k->ino = ino;
+        k->nlink = 1;
+        k->blksize = 4096;
+        return 0;
+    }
     if (g->kind != GFD_HOST) {
         /* An emulated file: empty regular file, owner read/write. */
         k->mode = S_IFREG_LINUX | 0600;

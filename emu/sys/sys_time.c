@@ -49,7 +49,7 @@ int guest_clock_getres(int clk, int64_t *nsec)
     return 0;
 }
 
-static bool put_timespec(struct task *t, uint64_t addr, int64_t sec, int64_t nsec, bool wide)
+bool guest_put_timespec(struct task *t, uint64_t addr, int64_t sec, int64_t nsec, bool wide)
 {
     if (wide) {
         int64_t v[2] = { sec, nsec };
@@ -59,13 +59,29 @@ static bool put_timespec(struct task *t, uint64_t addr, int64_t sec, int64_t nse
     return mm_write(t->mm, addr, v, sizeof(v));
 }
 
+bool guest_get_timespec(struct task *t, uint64_t addr, bool wide, int64_t *sec, int64_t *nsec)
+{
+    if (wide) {
+        int64_t v[2];
+        if (!mm_read(t->mm, addr, v, sizeof(v)))
+            return false;
+        *sec = v[0], *nsec = v[1];
+        return true;
+    }
+    int32_t v[2];
+    if (!mm_read(t->mm, addr, v, sizeof(v)))
+        return false;
+    *sec = v[0], *nsec = v[1];
+    return true;
+}
+
 static int64_t clock_get(struct task *t, const uint64_t a[6], bool wide)
 {
     int64_t s, n;
     int r = guest_clock_gettime((int)a[0], &s, &n);
     if (r < 0)
         return r;
-    return put_timespec(t, uarg(t, a[1]), s, n, wide) ? 0 : -EFAULT_LINUX;
+    return guest_put_timespec(t, uarg(t, a[1]), s, n, wide) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(clock_gettime) { return clock_get(t, a, !in_compat_syscall(t)); }
@@ -79,7 +95,7 @@ static int64_t clock_res(struct task *t, const uint64_t a[6], bool wide)
         return r;
     if (!a[1])
         return 0;
-    return put_timespec(t, uarg(t, a[1]), 0, n, wide) ? 0 : -EFAULT_LINUX;
+    return guest_put_timespec(t, uarg(t, a[1]), 0, n, wide) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(clock_getres) { return clock_res(t, a, !in_compat_syscall(t)); }
@@ -90,7 +106,7 @@ SYS(gettimeofday)
     int64_t s, n;
     guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &n);
     bool wide = !in_compat_syscall(t);
-    if (a[0] && !put_timespec(t, uarg(t, a[0]), s, n / 1000, wide))
+    if (a[0] && !guest_put_timespec(t, uarg(t, a[0]), s, n / 1000, wide))
         return -EFAULT_LINUX;
     if (a[1]) {
         int32_t tz[2] = { 0, 0 };
@@ -133,7 +149,7 @@ static int64_t sleep_for(struct task *t, uint64_t ureq, uint64_t urem, bool wide
     /* A signal the guest must see ends the sleep, with the time left. */
     if (async_wait(t, -1, false, ns, &left) >= 0)
         return 0;
-    if (urem && !put_timespec(t, urem, left / 1000000000, left % 1000000000, wide))
+    if (urem && !guest_put_timespec(t, urem, left / 1000000000, left % 1000000000, wide))
         return -EFAULT_LINUX;
     return -EINTR_LINUX;
 }

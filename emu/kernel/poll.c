@@ -1,0 +1,145 @@
+#include "emu/kernel/poll.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/sysmacros.h>
+#endif
+
+#include "abi/poll_linux.h"
+#include "emu/kernel/async.h"
+#include "emu/xlat.h"
+
+/* Everything a ->poll can answer, asked of the host at once. */
+#define ALL_EVENTS_LINUX                                                                     \
+    (POLLIN_LINUX | POLLPRI_LINUX | POLLOUT_LINUX | POLLRDNORM_LINUX | POLLRDBAND_LINUX |   \
+     POLLWRNORM_LINUX | POLLWRBAND_LINUX | POLLRDHUP_LINUX)
+
+static unsigned poll_host_now(int host)
+{
+    struct pollfd p = { .fd = host, .events = xlat_poll_to_host(ALL_EVENTS_LINUX) };
+    int n;
+    do
+        n = poll(&p, 1, 0);
+    while (n < 0 && errno == EINTR);
+    return n > 0 ? xlat_poll_to_linux(p.revents) : 0;
+}
+
+unsigned poll_gfd(const struct gfd *g)
+{
+    switch (g->kind) {
+    case GFD_HOST:
+        return poll_host_now(g->host);
+    case GFD_FILE:
+        return g->file->ops->poll ? g->file->ops->poll(g->file) : DEFAULT_POLLMASK_LINUX;
+    case GFD_SECCOMP_LISTENER:
+        /* seccomp_notify_poll: no notification can wait for a listener
+         * while its only task is the caller, and the filter is in use. */
+        return 0;
+    case GFD_VIRTUAL:
+    case GFD_PROC_SECCOMP:
+    case GFD_NONE:
+        break;
+    }
+    return DEFAULT_POLLMASK_LINUX;
+}
+
+/* Linux's memory devices without ->poll: /dev/null, /dev/zero, /dev/full. */
+static bool host_memory_device(const struct stat *st)
+{
+#if defined(__linux__)
+    if (!S_ISCHR(st->st_mode) || major(st->st_rdev) != 1)
+        return false;
+    unsigned m = minor(st->st_rdev);
+    return m == 3 || m == 5 || m == 7;
+#else
+    (void)st;
+    return false;
+#endif
+}
+
+bool poll_gfd_can_poll(const struct gfd *g)
+{
+    switch (g->kind) {
+    case GFD_HOST: {
+        struct stat st;
+        if (fstat(g->host, &st) != 0)
+            return true;
+        return !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !host_memory_device(&st);
+    }
+    case GFD_FILE:
+        return g->file->ops->poll != NULL;
+    case GFD_SECCOMP_LISTENER:
+        return true;
+    case GFD_VIRTUAL:      /* /proc/self/status, /dev/null, /dev/zero, /dev/urandom */
+    case GFD_PROC_SECCOMP: /* the seed's /proc file */
+    case GFD_NONE:
+        break;
+    }
+    return false;
+}
+
+void poll_wait_init(struct poll_wait *pw)
+{
+    pw->host = g_array_new(FALSE, FALSE, sizeof(struct pollfd));
+}
+
+void poll_wait_clear(struct poll_wait *pw)
+{
+    if (pw->host)
+        g_array_free(pw->host, TRUE);
+    pw->host = NULL;
+}
+
+void poll_wait_add_host(struct poll_wait *pw, int host, unsigned events)
+{
+    /* POLLERR and POLLHUP are always reported; asking for them is harmless. */
+    short ev = xlat_poll_to_host(events | POLLERR_LINUX | POLLHUP_LINUX);
+    for (guint i = 0; i < pw->host->len; i++) {
+        struct pollfd *p = &g_array_index(pw->host, struct pollfd, i);
+        if (p->fd == host) {
+            p->events |= ev;
+            return;
+        }
+    }
+    struct pollfd p = { .fd = host, .events = ev };
+    g_array_append_val(pw->host, p);
+}
+
+void poll_wait_add(struct poll_wait *pw, const struct gfd *g, unsigned events)
+{
+    switch (g->kind) {
+    case GFD_HOST:
+        poll_wait_add_host(pw, g->host, events);
+        return;
+    case GFD_FILE:
+        if (g->file->ops->poll_host)
+            g->file->ops->poll_host(g->file, pw, events);
+        return;
+    default:
+        /* Always ready, or nothing but the caller could change it. */
+        return;
+    }
+}
+
+int64_t poll_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+enum poll_block_result poll_block(struct task *t, struct poll_wait *pw, int64_t deadline)
+{
+    int64_t timeout = -1;
+    if (deadline >= 0) {
+        timeout = deadline - poll_now();
+        if (timeout <= 0)
+            return POLL_TIMED_OUT;
+    }
+    int r = async_wait_fds(t, (struct pollfd *)(void *)pw->host->data, (int)pw->host->len,
+                           timeout, NULL);
+    return r > 0 ? POLL_WOKEN : r == 0 ? POLL_TIMED_OUT : POLL_INTERRUPTED;
+}
