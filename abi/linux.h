@@ -177,8 +177,17 @@
 #define RLIMIT_DATA_LINUX 2
 #define RLIMIT_STACK_LINUX 3
 #define RLIMIT_CORE_LINUX 4
+#define RLIMIT_RSS_LINUX 5
+#define RLIMIT_NPROC_LINUX 6
 #define RLIMIT_NOFILE_LINUX 7
+#define RLIMIT_MEMLOCK_LINUX 8
 #define RLIMIT_AS_LINUX 9
+#define RLIMIT_LOCKS_LINUX 10
+#define RLIMIT_SIGPENDING_LINUX 11
+#define RLIMIT_MSGQUEUE_LINUX 12
+#define RLIMIT_NICE_LINUX 13
+#define RLIMIT_RTPRIO_LINUX 14
+#define RLIMIT_RTTIME_LINUX 15
 #define RLIM_NLIMITS_LINUX 16
 #define RLIM_INFINITY_LINUX UINT64_MAX
 
@@ -191,6 +200,22 @@
 #define CLOCK_REALTIME_COARSE_LINUX 5
 #define CLOCK_MONOTONIC_COARSE_LINUX 6
 #define CLOCK_BOOTTIME_LINUX 7
+#define CLOCK_REALTIME_ALARM_LINUX 8
+#define CLOCK_BOOTTIME_ALARM_LINUX 9
+#define CLOCK_TAI_LINUX 11
+/* A clockid below zero names a CPU clock of a process or thread:
+ * (~pid << 3) | (thread ? 4 : 0) | which, or a clock device's (which 3). */
+#define CPUCLOCK_PERTHREAD_MASK_LINUX 4
+#define CPUCLOCK_WHICH_MASK_LINUX 3
+#define CPUCLOCK_MAX_LINUX 3
+#define CLOCKFD_LINUX 3
+#define TIMER_ABSTIME_LINUX 1
+
+/* struct sigevent's sigev_notify (timer_create) */
+#define SIGEV_SIGNAL_LINUX 0
+#define SIGEV_NONE_LINUX 1
+#define SIGEV_THREAD_LINUX 2
+#define SIGEV_THREAD_ID_LINUX 4
 
 /* files */
 #define AT_FDCWD_LINUX (-100)

@@ -64,6 +64,8 @@ static struct {
     char cpu_hard_reason[96];
     enum host_disposition job_disposition[G_N_ELEMENTS(job_control)];
     _Atomic uint64_t host_memory_seen; /* in use when --host-memory was passed */
+    GPtrArray *timers;         /* struct async_timer *, armed or holding expirations */
+    _Atomic bool timers_fired; /* one of them has expirations for async_take */
 } async_state = { .wake = { -1, -1 }, .ctl = { -1, -1 } };
 
 static int64_t mono_now(void)
@@ -210,6 +212,26 @@ static int check_timers(void)
         if (async_state.cpu_hard && async_state.cpu_soft > async_state.cpu_hard)
             async_state.cpu_soft = 0;
     }
+    for (guint i = 0; async_state.timers && i < async_state.timers->len; i++) {
+        struct async_timer *tm = async_state.timers->pdata[i];
+        if (!tm->at)
+            continue;
+        int64_t clk = tm->clock == ASYNC_CLOCK_CPU ? cpu : async_clock_now(tm->clock);
+        if (clk >= tm->at) {
+            /* hrtimer_forward: every period that passed counts */
+            uint64_t n = 1;
+            if (tm->every) {
+                n += (uint64_t)((clk - tm->at) / tm->every);
+                tm->at += (int64_t)n * tm->every;
+            } else
+                tm->at = 0;
+            tm->fired += n;
+            atomic_store(&async_state.timers_fired, true);
+            poke(async_state.wake[1]);
+        }
+        if (tm->at)
+            wait = MIN(wait, ms_until(tm->at - clk));
+    }
     if (async_state.timeout_at && now >= async_state.timeout_at) {
         atomic_store(&async_state.kill, KILL_TIMEOUT);
         async_state.timeout_at = 0;
@@ -240,7 +262,8 @@ static int check_timers(void)
     g_mutex_unlock(&async_state.lock);
     bool io_despite = atomic_load(&async_state.io_despite) && atomic_load(&async_state.in_io);
     if (atomic_load(&async_state.posted) || atomic_load(&async_state.kill) ||
-        atomic_exchange(&async_state.rekick, false) || io_despite) {
+        atomic_load(&async_state.timers_fired) || atomic_exchange(&async_state.rekick, false) ||
+        io_despite) {
         kick();
         /* Repeated until taken: a kick or interrupt that lands just before
          * the engine starts or the call blocks is lost. */
@@ -419,16 +442,47 @@ static const char *timer_why(int sig)
     }
 }
 
+/* Hand each timer's expirations to its owner, outside the lock (the owner
+ * may re-arm it). */
+static void take_timers(void)
+{
+    if (!atomic_exchange(&async_state.timers_fired, false))
+        return;
+    g_autoptr(GPtrArray) due = g_ptr_array_new();
+    g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    g_mutex_lock(&async_state.lock);
+    for (guint i = 0; i < async_state.timers->len; i++) {
+        struct async_timer *tm = async_state.timers->pdata[i];
+        if (tm->fired) {
+            g_ptr_array_add(due, tm);
+            g_array_append_val(counts, tm->fired);
+            tm->fired = 0;
+        }
+    }
+    g_mutex_unlock(&async_state.lock);
+    for (guint i = 0; i < due->len; i++) {
+        struct async_timer *tm = due->pdata[i];
+        /* removed meanwhile by an earlier owner's callback? */
+        g_mutex_lock(&async_state.lock);
+        bool still = tm->listed;
+        g_mutex_unlock(&async_state.lock);
+        if (still)
+            tm->expired(tm, g_array_index(counts, uint64_t, i));
+    }
+}
+
 void async_take(struct task *t)
 {
     /* The common case, on every blocking call: nothing posted, no system
      * call spent. */
     if (!atomic_load_explicit(&async_state.posted, memory_order_relaxed) &&
         !atomic_load_explicit(&async_state.kill, memory_order_relaxed) &&
-        !atomic_load_explicit(&async_state.cpu_soft_now, memory_order_relaxed))
+        !atomic_load_explicit(&async_state.cpu_soft_now, memory_order_relaxed) &&
+        !atomic_load_explicit(&async_state.timers_fired, memory_order_relaxed))
         return;
     if (async_state.wake[0] >= 0)
         drain(async_state.wake[0]);
+    take_timers();
     uint64_t soft = atomic_exchange(&async_state.cpu_soft_now, 0);
     if (soft)
         t->group->rlim[RLIMIT_CPU_LINUX].cur = MIN(soft, t->group->rlim[RLIMIT_CPU_LINUX].max);
@@ -602,6 +656,63 @@ void async_itimer(int which, const struct async_itimer *set, struct async_itimer
     g_mutex_unlock(&async_state.lock);
     if (set)
         poke(async_state.ctl[1]);
+}
+
+int64_t async_clock_now(enum async_clock clock)
+{
+    switch (clock) {
+    case ASYNC_CLOCK_CPU:
+        return async_cpu_time();
+    case ASYNC_CLOCK_REALTIME: {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return ts.tv_sec * NS + ts.tv_nsec;
+    }
+    case ASYNC_CLOCK_MONOTONIC:
+        break;
+    }
+    return mono_now();
+}
+
+void async_timer_set(struct async_timer *tm, int64_t at, int64_t every, int64_t *old_at,
+                     int64_t *old_every)
+{
+    g_mutex_lock(&async_state.lock);
+    if (old_at)
+        *old_at = tm->at;
+    if (old_every)
+        *old_every = tm->every;
+    tm->at = at;
+    tm->every = every;
+    tm->fired = 0;
+    if (!tm->listed) {
+        if (!async_state.timers)
+            async_state.timers = g_ptr_array_new();
+        g_ptr_array_add(async_state.timers, tm);
+        tm->listed = true;
+    }
+    g_mutex_unlock(&async_state.lock);
+    if (async_state.ctl[1] >= 0)
+        poke(async_state.ctl[1]);
+}
+
+void async_timer_get(struct async_timer *tm, int64_t *at, int64_t *every)
+{
+    g_mutex_lock(&async_state.lock);
+    *at = tm->at;
+    *every = tm->every;
+    g_mutex_unlock(&async_state.lock);
+}
+
+void async_timer_remove(struct async_timer *tm)
+{
+    g_mutex_lock(&async_state.lock);
+    if (tm->listed)
+        g_ptr_array_remove(async_state.timers, tm);
+    tm->listed = false;
+    tm->at = 0;
+    tm->fired = 0;
+    g_mutex_unlock(&async_state.lock);
 }
 
 void async_set_cpu_limit(uint64_t soft, uint64_t hard)

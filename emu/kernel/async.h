@@ -64,6 +64,35 @@ struct async_itimer {
 };
 void async_itimer(int which, const struct async_itimer *set, struct async_itimer *old);
 
+/* A timer the timer thread watches for another part of the emulated
+ * kernel (POSIX timers): when it expires, async_take() on the main thread
+ * calls `expired` with how many times it did since the last call.  `at`
+ * and `every` are nanoseconds on `clock`; at 0: disarmed. */
+enum async_clock {
+    ASYNC_CLOCK_MONOTONIC,
+    ASYNC_CLOCK_REALTIME,
+    ASYNC_CLOCK_CPU, /* the guest's CPU time */
+};
+struct async_timer {
+    enum async_clock clock;
+    void (*expired)(struct async_timer *tm, uint64_t count);
+    /* the timer thread's, under its lock */
+    int64_t at, every;
+    uint64_t fired;
+    bool listed;
+};
+/* Arm (at > 0) or disarm it; *old_at and *old_every (may be NULL) get
+ * what it was, as one atomic step against the timer thread. */
+void async_timer_set(struct async_timer *tm, int64_t at, int64_t every, int64_t *old_at,
+                     int64_t *old_every);
+/* What it is set to now (at 0: disarmed or expired, if one-shot). */
+void async_timer_get(struct async_timer *tm, int64_t *at, int64_t *every);
+/* Forget it entirely (before it is freed): expirations not yet taken are
+ * dropped. */
+void async_timer_remove(struct async_timer *tm);
+/* Now on the clock. */
+int64_t async_clock_now(enum async_clock clock);
+
 /* RLIMIT_CPU (seconds, UINT64_MAX: none): SIGXCPU at the soft limit and
  * every second after, SIGKILL at the hard one. */
 void async_set_cpu_limit(uint64_t soft, uint64_t hard);

@@ -144,6 +144,9 @@ static void collect(struct sigpending *p, int sig, bool shared, struct ksiginfo 
     }
     if (!found)
         *info = (struct ksiginfo){ .signo = sig, .code = SI_KERNEL_LINUX, .shared = shared };
+    /* posixtimer_rearm(): what timer_getoverrun() reports from now on */
+    if (info->overrun_last)
+        *info->overrun_last = info->overrun;
     if (!more)
         p->set &= ~SIGMASK_LINUX(sig);
 }
@@ -230,6 +233,43 @@ void signal_send(struct task *t, const struct ksiginfo *info, const char *why)
     if (!(s->blocked & SIGMASK_LINUX(sig)) && handler_ignored(&t->sighand->action[sig], sig))
         return;
     queue(t, &copy);
+}
+
+void signal_send_timer(struct task *t, const struct ksiginfo *info, uint32_t more)
+{
+    int sig = info->signo;
+    if (!(t->sig.blocked & SIGMASK_LINUX(sig)) && handler_ignored(&t->sighand->action[sig], sig))
+        return;
+    struct sigpending *p = pending_of(t, info->shared);
+    for (guint i = 0; i < p->queue->len; i++) {
+        struct ksiginfo *q = &g_array_index(p->queue, struct ksiginfo, i);
+        if (q->code == SI_TIMER_LINUX && q->overrun_last == info->overrun_last) {
+            int64_t n = (int64_t)q->overrun + 1 + more;
+            q->overrun = n > INT32_MAX ? INT32_MAX : (int32_t)n;
+            return;
+        }
+    }
+    struct ksiginfo copy = *info;
+    copy.overrun = more > INT32_MAX ? INT32_MAX : (int32_t)more;
+    g_array_append_val(p->queue, copy);
+    p->set |= SIGMASK_LINUX(sig);
+    if (signal_deliverable(t))
+        uc_emu_stop(t->cpu->uc);
+}
+
+static void timer_forget_in(struct sigpending *p, const int32_t *overrun_last)
+{
+    for (guint i = 0; i < p->queue->len; i++) {
+        struct ksiginfo *q = &g_array_index(p->queue, struct ksiginfo, i);
+        if (q->overrun_last == overrun_last)
+            q->overrun_last = NULL;
+    }
+}
+
+void signal_timer_forget(struct task *t, const int32_t *overrun_last)
+{
+    timer_forget_in(&t->sig.pending, overrun_last);
+    timer_forget_in(&t->group->shared_pending, overrun_last);
 }
 
 void signal_post(struct task *t, int sig)

@@ -25,6 +25,14 @@ err_t signal_setup(struct task *t);
  * death by it on stderr. */
 void signal_send(struct task *t, const struct ksiginfo *info, const char *why);
 
+/* A POSIX timer's signal (send_sigqueue): `info` names its timer by
+ * overrun_last; while one is queued, another expiry (and `more` missed
+ * ones) only counts in its si_overrun. */
+void signal_send_timer(struct task *t, const struct ksiginfo *info, uint32_t more);
+/* The timer is gone: a signal of its still queued is delivered, and
+ * records nothing. */
+void signal_timer_forget(struct task *t, const int32_t *overrun_last);
+
 /* A signal the kernel sends the task itself (SIGPIPE, SIGXFSZ: send_sig
  * with SI_USER from the task's own pid). */
 void signal_post(struct task *t, int sig);

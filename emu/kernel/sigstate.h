@@ -21,7 +21,8 @@ struct ksiginfo {
     int signo, errno_, code;
     int32_t pid;
     uint32_t uid;
-    int32_t tid, overrun; /* SI_TIMER */
+    int32_t tid, overrun; /* SI_TIMER: the timer's id, expirations while queued */
+    int32_t *overrun_last; /* SI_TIMER: its timer's record of the delivered count */
     uint64_t value;       /* sigval: SI_QUEUE, SI_TIMER */
     uint64_t addr;        /* faults; SIGSYS: si_call_addr */
     int32_t syscall;      /* SIGSYS from seccomp: si_syscall */

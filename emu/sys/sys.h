@@ -66,7 +66,7 @@ SYS(madvise);
 /* sys_proc.c: identity, limits, thread state, randomness, exit */
 SYS(exit); SYS(exit_group); SYS(getpid); SYS(gettid); SYS(getppid); SYS(getpgrp);
 SYS(getuid); SYS(geteuid); SYS(getgid); SYS(getegid); SYS(uname);
-SYS(prlimit64); SYS(getrlimit); SYS(old_getrlimit); SYS(setrlimit);
+SYS(prlimit64); SYS(getrlimit); SYS(old_getrlimit); SYS(setrlimit); SYS(getrusage);
 SYS(set_tid_address); SYS(set_robust_list); SYS(rseq); SYS(arch_prctl);
 SYS(set_thread_area); SYS(get_thread_area); SYS(getrandom); SYS(readlink);
 SYS(readlinkat); SYS(sched_yield); SYS(prctl); SYS(seccomp); SYS(capget); SYS(capset);
@@ -87,7 +87,9 @@ SYS(poll); SYS(ppoll); SYS(ppoll_time64); SYS(select); SYS(old_select); SYS(psel
 SYS(pselect6_time64); SYS(epoll_create); SYS(epoll_create1); SYS(epoll_ctl); SYS(epoll_wait);
 SYS(epoll_pwait); SYS(epoll_pwait2);
 
-/* sys_itimer.c: interval timers */
+/* sys_itimer.c: interval timers; sys_timer.c: POSIX timers */
 SYS(alarm); SYS(setitimer); SYS(getitimer);
+SYS(timer_create); SYS(timer_settime); SYS(timer_settime64); SYS(timer_gettime);
+SYS(timer_gettime64); SYS(timer_getoverrun); SYS(timer_delete);
 
 #endif

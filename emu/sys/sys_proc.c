@@ -53,7 +53,9 @@ SYS(uname)
 }
 
 /* Limits start as the host's, so the guest sees what a native child would,
- * and only change inside the task. */
+ * and only change inside the task.  Those a host lacks start as Linux sets
+ * them for init (INIT_RLIMITS; NPROC and SIGPENDING scale with memory
+ * there, a modest fixed number here). */
 void task_init_rlimits(struct task *t)
 {
     static const struct {
@@ -63,9 +65,46 @@ void task_init_rlimits(struct task *t)
         { RLIMIT_DATA_LINUX, RLIMIT_DATA }, { RLIMIT_STACK_LINUX, RLIMIT_STACK },
         { RLIMIT_CORE_LINUX, RLIMIT_CORE }, { RLIMIT_NOFILE_LINUX, RLIMIT_NOFILE },
         { RLIMIT_AS_LINUX, RLIMIT_AS },
+#ifdef RLIMIT_RSS
+        { RLIMIT_RSS_LINUX, RLIMIT_RSS },
+#endif
+#ifdef RLIMIT_NPROC
+        { RLIMIT_NPROC_LINUX, RLIMIT_NPROC },
+#endif
+#ifdef RLIMIT_MEMLOCK
+        { RLIMIT_MEMLOCK_LINUX, RLIMIT_MEMLOCK },
+#endif
+#ifdef RLIMIT_LOCKS
+        { RLIMIT_LOCKS_LINUX, RLIMIT_LOCKS },
+#endif
+#ifdef RLIMIT_SIGPENDING
+        { RLIMIT_SIGPENDING_LINUX, RLIMIT_SIGPENDING },
+#endif
+#ifdef RLIMIT_MSGQUEUE
+        { RLIMIT_MSGQUEUE_LINUX, RLIMIT_MSGQUEUE },
+#endif
+#ifdef RLIMIT_NICE
+        { RLIMIT_NICE_LINUX, RLIMIT_NICE },
+#endif
+#ifdef RLIMIT_RTPRIO
+        { RLIMIT_RTPRIO_LINUX, RLIMIT_RTPRIO },
+#endif
+#ifdef RLIMIT_RTTIME
+        { RLIMIT_RTTIME_LINUX, RLIMIT_RTTIME },
+#endif
+    };
+    static const struct {
+        int res;
+        uint64_t value;
+    } init_rlimits[] = {
+        { RLIMIT_NPROC_LINUX, 4096 },         { RLIMIT_MEMLOCK_LINUX, 8u << 20 },
+        { RLIMIT_SIGPENDING_LINUX, 4096 },    { RLIMIT_MSGQUEUE_LINUX, 819200 },
+        { RLIMIT_NICE_LINUX, 0 },             { RLIMIT_RTPRIO_LINUX, 0 },
     };
     for (int i = 0; i < RLIM_NLIMITS_LINUX; i++)
         t->group->rlim[i].cur = t->group->rlim[i].max = RLIM_INFINITY_LINUX;
+    for (size_t i = 0; i < G_N_ELEMENTS(init_rlimits); i++)
+        t->group->rlim[init_rlimits[i].res].cur = t->group->rlim[init_rlimits[i].res].max = init_rlimits[i].value;
     for (size_t i = 0; i < G_N_ELEMENTS(map); i++) {
         struct rlimit r;
         if (getrlimit(map[i].host, &r) == 0) {
@@ -77,12 +116,20 @@ void task_init_rlimits(struct task *t)
     t->group->rlim[RLIMIT_NOFILE_LINUX].max = MIN(t->group->rlim[RLIMIT_NOFILE_LINUX].max, FD_MAX_GUEST);
 }
 
+/* fs/file.c's sysctl_nr_open default: no RLIMIT_NOFILE above it. */
+#define NR_OPEN_LINUX (1u << 20)
+
+/* do_prlimit() with a new limit.  The guest never holds CAP_SYS_RESOURCE,
+ * whatever its uid: the hard limits carry the user's --memory and
+ * --cpu-time, which it must not raise (natively root may). */
 static int64_t set_limit(struct task *t, unsigned res, uint64_t cur, uint64_t max)
 {
     if (cur > max)
         return -EINVAL_LINUX;
+    if (res == RLIMIT_NOFILE_LINUX && max > NR_OPEN_LINUX)
+        return -EPERM_LINUX;
     if (max > t->group->rlim[res].max)
-        return -EPERM_LINUX; /* raising the hard limit needs privilege */
+        return -EPERM_LINUX;
     t->group->rlim[res].cur = cur;
     t->group->rlim[res].max = max;
     limits_rlimit_changed(t, res);
@@ -93,14 +140,16 @@ SYS(prlimit64)
 {
     int pid = (int)a[0];
     unsigned res = (unsigned)a[1];
+    uint64_t newp = uarg(t, a[2]), oldp = uarg(t, a[3]);
+    uint64_t want[2];
+    /* The new limit is read first, then the task looked up, then the
+     * resource checked (sys_prlimit64, do_prlimit). */
+    if (newp && !mm_read(t->mm, newp, want, sizeof(want)))
+        return -EFAULT_LINUX;
     if (pid != 0 && pid != getpid())
         return -ESRCH_LINUX; /* no other process exists for the guest */
     if (res >= RLIM_NLIMITS_LINUX)
         return -EINVAL_LINUX;
-    uint64_t newp = uarg(t, a[2]), oldp = uarg(t, a[3]);
-    uint64_t want[2];
-    if (newp && !mm_read(t->mm, newp, want, sizeof(want)))
-        return -EFAULT_LINUX;
     uint64_t old[2] = { t->group->rlim[res].cur, t->group->rlim[res].max };
     if (newp) {
         int64_t r = set_limit(t, res, want[0], want[1]);
@@ -135,8 +184,6 @@ SYS(old_getrlimit) { return get_limit(t, a, 0x7fffffffu); }
 SYS(setrlimit)
 {
     unsigned res = (unsigned)a[0];
-    if (res >= RLIM_NLIMITS_LINUX)
-        return -EINVAL_LINUX;
     uint64_t v[2];
     if (!in_compat_syscall(t)) {
         if (!mm_read(t->mm, a[1], v, sizeof(v)))
@@ -148,7 +195,52 @@ SYS(setrlimit)
         for (int i = 0; i < 2; i++)
             v[i] = w[i] == 0xffffffffu ? RLIM_INFINITY_LINUX : w[i];
     }
+    /* copied in before the resource is looked at */
+    if (res >= RLIM_NLIMITS_LINUX)
+        return -EINVAL_LINUX;
     return set_limit(t, res, v[0], v[1]);
+}
+
+#define RUSAGE_SELF_LINUX 0
+#define RUSAGE_CHILDREN_LINUX (-1)
+#define RUSAGE_THREAD_LINUX 1
+
+/* getrusage(2).  The guest's usage is the emulator's own: its CPU time
+ * (as its clocks report it), its peak memory, its page faults and context
+ * switches.  There are no children yet (the multi-task kernel adds those
+ * it has waited for); the fields Linux never fills stay zero. */
+SYS(getrusage)
+{
+    int who = (int)a[0];
+    if (who != RUSAGE_SELF_LINUX && who != RUSAGE_CHILDREN_LINUX && who != RUSAGE_THREAD_LINUX)
+        return -EINVAL_LINUX;
+    int64_t f[18] = { 0 }; /* utime s, us; stime s, us; then the 14 longs */
+    if (who != RUSAGE_CHILDREN_LINUX) {
+        struct rusage ru;
+        int host_who = RUSAGE_SELF;
+#ifdef RUSAGE_THREAD
+        if (who == RUSAGE_THREAD_LINUX)
+            host_who = RUSAGE_THREAD; /* the guest's one thread runs on this one */
+#endif
+        if (getrusage(host_who, &ru) == 0) {
+            f[0] = ru.ru_utime.tv_sec, f[1] = ru.ru_utime.tv_usec;
+            f[2] = ru.ru_stime.tv_sec, f[3] = ru.ru_stime.tv_usec;
+#if defined(__APPLE__)
+            f[4] = ru.ru_maxrss / 1024; /* bytes there, KiB in Linux */
+#else
+            f[4] = ru.ru_maxrss;
+#endif
+            f[8] = ru.ru_minflt, f[9] = ru.ru_majflt;
+            f[16] = ru.ru_nvcsw, f[17] = ru.ru_nivcsw;
+        }
+    }
+    if (in_compat_syscall(t)) {
+        int32_t w[18];
+        for (int i = 0; i < 18; i++)
+            w[i] = (int32_t)f[i];
+        return mm_write(t->mm, (uint32_t)a[1], w, sizeof(w)) ? 0 : -EFAULT_LINUX;
+    }
+    return mm_write(t->mm, a[1], f, sizeof(f)) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(set_tid_address)
