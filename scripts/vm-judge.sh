@@ -7,14 +7,14 @@
 # reads the answers from BUILD/vm-cache.  Cached answers are not asked again.
 #   scripts/vm-judge.sh [BUILD] [MESON TEST ARGUMENT...]
 # Default: --suite diff --suite examples+diff --suite signals --suite hostile
-# --suite raw --suite trace.
+# --suite raw --suite trace --suite programs.
 . "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(--suite diff --suite examples+diff --suite signals
-                               --suite hostile --suite raw --suite trace)
+                               --suite hostile --suite raw --suite trace --suite programs)
 scripts/vm-kernel.sh "$build"
 rm -rf "$build/vm-spool"
 start=$(date +%s)

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 start=$(date +%s)
 mapfile -t tests < <(meson test -C "$build" --no-rebuild --list 2>/dev/null |
-    sed -n 's/^seccomp-emu:\(diff\|examples+diff\|signals\|hostile\|raw\) \/ //p' |
+    sed -n 's/^seccomp-emu:\(diff\|examples+diff\|signals\|hostile\|raw\|programs\) \/ //p' |
     grep -E '32|^hostile_(tricks|floods)$|^raw-cli$')
 scripts/vm-kernel.sh "$build"
 SECCOMP_EMU_NATIVE_LEG=vm scripts/vm-judge.sh "$build" "${tests[@]}"
