@@ -949,7 +949,20 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
         if (v->special == VMA_VVAR ||
             !(v->prot & (advice == MADV_POPULATE_READ_LINUX ? PROT_READ_LINUX : PROT_WRITE_LINUX)))
             return -EINVAL_LINUX;
+        /* Fault the host's pages in (mincore then sees them resident):
+         * read each one, or write it with its own contents. */
+        for (uint64_t at = from; at < to; at += PAGE_SIZE_LINUX) {
+            volatile uint8_t *b = v->host + (at - v->start);
+            uint8_t byte = *b;
+            if (advice == MADV_POPULATE_WRITE_LINUX)
+                *b = byte;
+        }
         return 0;
+    case MADV_COLLAPSE_LINUX: {
+        /* A private mapping with room for one PMD-aligned huge page. */
+        uint64_t huge = 2u << 20, first = (v->start + huge - 1) & ~(huge - 1);
+        return !v->shared && first + huge <= v->end ? 0 : -EINVAL_LINUX;
+    }
     default:
         return 0;
     }

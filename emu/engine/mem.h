@@ -80,6 +80,7 @@ struct mm {
     uint64_t elf_data;   /* end_data - start_data as Linux's ELF loader sets them */
     struct kernel_layout layout;
     char *exe_path;      /* what /proc/self/exe resolves to (mm->exe_file) */
+    uint32_t membarrier_registered; /* membarrier(2)'s REGISTER_* commands done, per mm */
 };
 
 /* A new, empty address space with one reference, for a guest whose user

@@ -94,6 +94,7 @@ static const struct allow {
     { "munmap", ANY, "guest pages, translator, malloc" },
     { "mprotect", ANY, "malloc arenas, translator guard pages" },
     { "madvise", ANY, "malloc trimming" },
+    { "mincore", ANY, "guest mincore: whether the host pages behind guest memory are resident" },
     { "mremap", ANY, "realloc of large blocks" },
     { "brk", ANY, "malloc" },
     /* Time. */

@@ -61,7 +61,7 @@ SYS(chdir); SYS(fchdir); SYS(getcwd);
 
 /* sys_mm.c: memory */
 SYS(brk); SYS(mmap); SYS(old_mmap); SYS(mmap2); SYS(munmap); SYS(mprotect); SYS(mremap);
-SYS(madvise);
+SYS(madvise); SYS(mincore); SYS(membarrier);
 
 /* sys_proc.c: identity, limits, thread state, randomness, exit */
 SYS(exit); SYS(exit_group); SYS(getpid); SYS(gettid); SYS(getppid); SYS(getpgrp);

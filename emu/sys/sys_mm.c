@@ -2,6 +2,8 @@
  * mapping of a file is filled from it when made: the namespace is
  * read-only, so only the host could change the file after). */
 #include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "abi/linux.h"
@@ -129,3 +131,111 @@ SYS(mremap)
 }
 
 SYS(madvise) { return mm_madvise(t->mm, uarg(t, a[0]), uarg(t, a[1]), (int)a[2]); }
+
+/* ---- mincore ---- */
+
+/* One guest page's residency: the host's, for the page that backs it (a
+ * page the guest never touched is not resident, as natively). */
+static uint8_t resident(const uint8_t *host)
+{
+    static long host_page;
+    if (!host_page)
+        host_page = sysconf(_SC_PAGESIZE);
+    uintptr_t p = (uintptr_t)host & ~(uintptr_t)(host_page - 1);
+#if defined(__APPLE__)
+    char v = 0;
+#else
+    unsigned char v = 0;
+#endif
+    if (mincore((void *)p, (size_t)host_page, &v) != 0)
+        return 1;
+    return v & 1;
+}
+
+/* SYSCALL_DEFINE3(mincore): a chunk at a time, one mapping at a time; a
+ * mapping that is no anonymous memory (the vDSO) counts as resident. */
+SYS(mincore)
+{
+    uint64_t addr = uarg(t, a[0]), len = uarg(t, a[1]), vec = uarg(t, a[2]);
+    if (addr & (PAGE_SIZE_LINUX - 1))
+        return -EINVAL_LINUX;
+    if (addr > TASK_SIZE_64_LINUX || len > TASK_SIZE_64_LINUX - addr)
+        return -ENOMEM_LINUX;
+    uint64_t pages = len / PAGE_SIZE_LINUX + (len % PAGE_SIZE_LINUX != 0);
+    if (vec > TASK_SIZE_64_LINUX || pages > TASK_SIZE_64_LINUX - vec)
+        return -EFAULT_LINUX;
+    uint8_t buf[4096];
+    while (pages) {
+        const struct vma *v = mm_find(t->mm, addr);
+        if (!v || v->hidden)
+            return -ENOMEM_LINUX;
+        uint64_t n = MIN(MIN(pages, sizeof(buf)), (v->end - addr) / PAGE_SIZE_LINUX);
+        bool special = v->name && !strcmp(v->name, "[vdso]");
+        for (uint64_t i = 0; i < n; i++)
+            buf[i] = special ? 1 : resident(v->host + (addr - v->start) + i * PAGE_SIZE_LINUX);
+        if (!mm_write(t->mm, vec, buf, n))
+            return -EFAULT_LINUX;
+        pages -= n;
+        vec += n;
+        addr += n * PAGE_SIZE_LINUX;
+    }
+    return 0;
+}
+
+/* ---- membarrier ---- */
+
+enum {
+    MEMBARRIER_CMD_QUERY_ = 0,
+    MEMBARRIER_CMD_GLOBAL_ = 1 << 0,
+    MEMBARRIER_CMD_GLOBAL_EXPEDITED_ = 1 << 1,
+    MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED_ = 1 << 2,
+    MEMBARRIER_CMD_PRIVATE_EXPEDITED_ = 1 << 3,
+    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_ = 1 << 4,
+    MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE_ = 1 << 5,
+    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE_ = 1 << 6,
+    MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ_ = 1 << 7,
+    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ_ = 1 << 8,
+    MEMBARRIER_CMD_GET_REGISTRATIONS_ = 1 << 9,
+    MEMBARRIER_CMD_FLAG_CPU_ = 1,
+};
+
+/* kernel/sched/membarrier.c on x86 with rseq and without nohz_full: every
+ * command.  The barriers themselves hold trivially: the guest's threads
+ * take turns on one engine, never running at once. */
+SYS(membarrier)
+{
+    int cmd = (int)a[0];
+    unsigned flags = (unsigned)a[1];
+    if (cmd == MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ_ ? flags && flags != MEMBARRIER_CMD_FLAG_CPU_
+                                                      : flags != 0)
+        return -EINVAL_LINUX;
+    uint32_t *reg = &t->mm->membarrier_registered;
+    switch (cmd) {
+    case MEMBARRIER_CMD_QUERY_:
+        return MEMBARRIER_CMD_GLOBAL_ | MEMBARRIER_CMD_GLOBAL_EXPEDITED_ |
+               MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED_ | MEMBARRIER_CMD_PRIVATE_EXPEDITED_ |
+               MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_ |
+               MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE_ |
+               MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE_ |
+               MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ_ |
+               MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ_ | MEMBARRIER_CMD_GET_REGISTRATIONS_;
+    case MEMBARRIER_CMD_GLOBAL_:
+    case MEMBARRIER_CMD_GLOBAL_EXPEDITED_:
+        return 0;
+    case MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED_:
+    case MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_:
+    case MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE_:
+    case MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ_:
+        *reg |= (uint32_t)cmd;
+        return 0;
+    case MEMBARRIER_CMD_PRIVATE_EXPEDITED_:
+    case MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE_:
+    case MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ_:
+        /* each needs its registration: the REGISTER_ command is the next bit */
+        return *reg & ((uint32_t)cmd << 1) ? 0 : -EPERM_LINUX;
+    case MEMBARRIER_CMD_GET_REGISTRATIONS_:
+        return *reg;
+    default:
+        return -EINVAL_LINUX;
+    }
+}
