@@ -103,6 +103,12 @@
 #define AT_HWCAP2_LINUX 26
 #define AT_RSEQ_FEATURE_SIZE_LINUX 27
 #define AT_RSEQ_ALIGN_LINUX 28
+/* struct rseq's size in the first ABI, how much of it this kernel fills
+ * (offsetof(struct rseq, end): AT_RSEQ_FEATURE_SIZE) and its alignment
+ * (AT_RSEQ_ALIGN). */
+#define RSEQ_ORIG_SIZE_LINUX 32u
+#define RSEQ_FEATURE_SIZE_LINUX 28u
+#define RSEQ_ALIGN_LINUX 32u
 #define AT_EXECFN_LINUX 31
 #define AT_SYSINFO_LINUX 32
 #define AT_SYSINFO_EHDR_LINUX 33

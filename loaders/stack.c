@@ -100,10 +100,9 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
     AUX(AT_HWCAP2_LINUX, 0);
     AUX(AT_EXECFN_LINUX, execfn_at);
     AUX(AT_PLATFORM_LINUX, platform);
-    /* Linux announces rseq's layout even though rseq(2) answers -ENOSYS
-     * here; glibc then tries it, fails, and goes on without. */
-    AUX(AT_RSEQ_FEATURE_SIZE_LINUX, 32);
-    AUX(AT_RSEQ_ALIGN_LINUX, 32);
+    /* rseq's layout: the fields this kernel fills, and the alignment */
+    AUX(AT_RSEQ_FEATURE_SIZE_LINUX, RSEQ_FEATURE_SIZE_LINUX);
+    AUX(AT_RSEQ_ALIGN_LINUX, RSEQ_ALIGN_LINUX);
     AUX(AT_NULL_LINUX, 0);
 #undef AUX
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "abi/signal_names.h"
+#include "emu/kernel/rseq.h"
 #include "emu/kernel/sigframe.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/observe.h"
@@ -462,6 +463,9 @@ static bool setup_frame(struct task *t, int sig, const struct ksiginfo *info,
         .vdso_sigreturn = t->mm->layout.vdso_sigreturn,
         .vdso_rt_sigreturn = t->mm->layout.vdso_rt_sigreturn,
     };
+    /* A critical section the handler would interrupt is aborted first:
+     * the frame returns to its abort handler (rseq_signal_deliver). */
+    rseq_signal_deliver(t, regs);
     struct uctx entry;
     bool ok = t->is64 ? sigframe_x86_64_setup(t->mm, &in, &entry)
                       : sigframe_ia32_setup(t->mm, &in, (ka->flags & SA_SIGINFO_LINUX) != 0,

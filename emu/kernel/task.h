@@ -101,6 +101,8 @@ struct task {
                                    structures for int $0x80 from 64-bit code */
 
     uint64_t clear_child_tid, robust_list, robust_len;
+    uint64_t rseq_addr;              /* registered struct rseq (emu/kernel/rseq.c), 0: none */
+    uint32_t rseq_len, rseq_sig;
     uint8_t tls[GDT_ENTRY_TLS_ENTRIES_LINUX][8]; /* set_thread_area's descriptors */
     char comm[TASK_COMM_LEN_LINUX]; /* the name: exec's basename, PR_SET_NAME */
     struct sigstate sig; /* emu/kernel/signal.c */

@@ -9,6 +9,7 @@
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/limits.h"
+#include "emu/kernel/rseq.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/vfile.h"
 #include "emu/kernel/vfs.h"
@@ -259,8 +260,7 @@ SYS(set_robust_list)
     return 0;
 }
 
-/* glibc and musl run fine without restartable sequences. */
-SYS(rseq) { (void)t, (void)a; return -ENOSYS_LINUX; }
+SYS(rseq) { return rseq_call(t, uarg(t, a[0]), (uint32_t)a[1], (int)a[2], (uint32_t)a[3]); }
 
 SYS(arch_prctl)
 {
