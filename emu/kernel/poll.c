@@ -38,6 +38,7 @@ unsigned poll_gfd(const struct gfd *g)
         /* seccomp_notify_poll: no notification can wait for a listener
          * while its only task is the caller, and the filter is in use. */
         return 0;
+    case GFD_GRANT: /* a granted file or directory: no ->poll */
     case GFD_VIRTUAL:
     case GFD_PROC_SECCOMP:
     case GFD_NONE:
@@ -73,6 +74,7 @@ bool poll_gfd_can_poll(const struct gfd *g)
         return g->file->ops->poll != NULL;
     case GFD_SECCOMP_LISTENER:
         return true;
+    case GFD_GRANT:        /* regular files and directories of the grants */
     case GFD_VIRTUAL:      /* /proc/self/status, /dev/null, /dev/zero, /dev/urandom */
     case GFD_PROC_SECCOMP: /* the seed's /proc file */
     case GFD_NONE:
