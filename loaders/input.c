@@ -22,6 +22,18 @@ int64_t input_deadline(int64_t start_ns, int64_t timeout_ns)
     return start_ns + (timeout_ns > 0 ? timeout_ns : INPUT_STREAM_SECONDS * NS);
 }
 
+/* A maximum as a person reads it: "256 MiB", or bytes. */
+static const char *size_words(size_t n, char *buf, size_t len)
+{
+    if (n >= (1u << 20) && n % (1u << 20) == 0)
+        g_snprintf(buf, len, "%zu MiB", n >> 20);
+    else if (n >= 1024 && n % 1024 == 0)
+        g_snprintf(buf, len, "%zu KiB", n >> 10);
+    else
+        g_snprintf(buf, len, "%zu bytes", n);
+    return buf;
+}
+
 static const char *kind_of(mode_t m)
 {
     return S_ISDIR(m)    ? "a directory"
@@ -47,6 +59,7 @@ err_t input_read(const char *path, size_t max, input_enough_fn enough, char **da
 {
     enum input_failure ignored;
     enum input_failure *why = why_out ? why_out : &ignored;
+    char words[32];
     if (!deadline_ns)
         deadline_ns = input_now() + INPUT_STREAM_SECONDS * NS;
     *data = NULL;
@@ -72,8 +85,8 @@ err_t input_read(const char *path, size_t max, input_enough_fn enough, char **da
     if (regular && (uint64_t)st.st_size > max) {
         close(fd);
         return fail(why, INPUT_BAD,
-                    err_new("%" G_GUINT64_FORMAT " bytes, more than the %zu this input may have",
-                            (uint64_t)st.st_size, max));
+                    err_new("%" G_GUINT64_FORMAT " bytes, more than the %s this input may have",
+                            (uint64_t)st.st_size, size_words(max, words, sizeof(words))));
     }
     size_t cap = regular ? (size_t)st.st_size + 1 : MIN(max + 1, (size_t)64 << 10);
     char *buf = g_malloc(cap + 1);
@@ -82,9 +95,10 @@ err_t input_read(const char *path, size_t max, input_enough_fn enough, char **da
     for (;;) {
         if (got == cap) {
             if (got > max) {
-                e = fail(why, INPUT_BAD, err_new("more than the %zu bytes this input may have "
+                e = fail(why, INPUT_BAD, err_new("more than the %s this input may have "
                                                  "(%s, read until then)",
-                                                 max, kind_of(st.st_mode)));
+                                                 size_words(max, words, sizeof(words)),
+                                                 kind_of(st.st_mode)));
                 break;
             }
             cap = MIN(cap * 2, max + 1);

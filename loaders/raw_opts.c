@@ -87,13 +87,18 @@ err_t raw_check_options(bool have_program, bool *raw)
     return OK;
 }
 
-static err_t read_image(const char *path, struct raw_file *out, int *status)
+/* `which` image ("text", "data"): a failure says which it was, as
+ * raw_plan's own checks do. */
+static err_t read_image(const char *path, const char *which, struct raw_file *out, int *status)
 {
     enum input_failure why;
     err_t e = input_read(path, RAW_IMAGE_MAX, NULL, &out->bytes, &out->len, &why);
-    if (e)
-        *status = why == INPUT_MISSING ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
-    return e;
+    if (!e)
+        return OK;
+    *status = why == INPUT_MISSING ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
+    err_t named = err_new("the %s image: %s", which, e);
+    err_free(e);
+    return named;
 }
 
 err_t raw_open(struct raw_image *img, int *status)
@@ -109,11 +114,11 @@ err_t raw_open(struct raw_image *img, int *status)
     }
     err_t e;
     img->failed_path = img->text_path;
-    if ((e = read_image(img->text_path, &img->text, status)))
+    if ((e = read_image(img->text_path, "text", &img->text, status)))
         return e;
     if (img->data_path) {
         img->failed_path = img->data_path;
-        if ((e = read_image(img->data_path, &img->data, status)))
+        if ((e = read_image(img->data_path, "data", &img->data, status)))
             return e;
     }
     img->failed_path = img->text_path;
