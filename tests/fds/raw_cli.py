@@ -206,7 +206,7 @@ def hostile(c, emu, tmp):
         ([empty, x], 126, "the text image is empty"),
         ([f"{empty},{good}", x], 126, "the text image is empty"),
         ([huge, x], 126, "more than the 256 MiB"),
-        ([f"{good},{huge}", x], 126, "the data image is"),
+        ([f"{good},{huge}", x], 126, "the data image: "),
         ([f"{good},{good}", x, "--data-addr=0x10000000"], 126, "overlap"),
         ([good, x, "--text-addr=0x10000800"], 126, "not page aligned"),
         ([good, x, "--text-addr=0"], 126, "outside the x86_64 address space"),
