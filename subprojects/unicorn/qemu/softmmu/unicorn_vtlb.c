@@ -66,7 +66,11 @@ bool unicorn_fill_tlb(CPUState *cs, vaddr address, int size,
             continue;
         }
         handled = true;
-        JIT_CALLBACK_GUARD_VAR(ret, ((uc_cb_tlbevent_t)hook->callback)(uc, address & TARGET_PAGE_MASK, rw_to_mem_type(rw), &e, hook->user_data));
+        /* seccomp-emu: the access's own address, not its page's, which the
+         * hook needs for the fault's address (the element of a gather or a
+         * masked move that faulted); the entry stays the page's
+         * (tlb_set_page below masks paddr). */
+        JIT_CALLBACK_GUARD_VAR(ret, ((uc_cb_tlbevent_t)hook->callback)(uc, address, rw_to_mem_type(rw), &e, hook->user_data));
         if (ret) {
             break;
         }
