@@ -781,7 +781,12 @@ static FloatParts round_canonical(FloatParts p, float_status *s,
                     goto do_inf;
                 }
             }
-        } else if (s->flush_to_zero) {
+        } else if (s->flush_to_zero &&
+                   (s->float_detect_tininess == float_tininess_before_rounding
+                    || exp < 0 || !((frac + inc) & DECOMPOSED_OVERFLOW_BIT))) {
+            /* Flushed only if tiny as the target detects it: x86 rounds
+             * first, and a result that rounds up to the smallest normal
+             * is not flushed. */
             flags |= float_flag_output_denormal;
             p.cls = float_class_zero;
             goto do_zero;
@@ -922,7 +927,8 @@ static FloatParts pick_nan(FloatParts a, FloatParts b, float_status *s)
     if (s->default_nan_mode) {
         return parts_default_nan(s);
     } else {
-        if (pickNaN(a.cls, b.cls,
+        if (s->nan_first_operand ? !is_nan(a.cls) :
+            pickNaN(a.cls, b.cls,
                     a.frac > b.frac ||
                     (a.frac == b.frac && a.sign < b.sign))) {
             a = b;

@@ -177,6 +177,12 @@ typedef struct float_status {
     flag default_nan_mode;
     /* not always used -- see snan_bit_is_one() in softfloat-specialize.h */
     flag snan_bit_is_one;
+    /*
+     * A NaN result of two NaN or non-NaN operands is the first NaN operand,
+     * quietened (x86's SSE and AVX), not what the target's pickNaN() says
+     * (x86's x87 rule, larger significand first).
+     */
+    flag nan_first_operand;
 } float_status;
 
 #endif /* SOFTFLOAT_TYPES_H */
