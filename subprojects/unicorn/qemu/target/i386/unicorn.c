@@ -92,10 +92,7 @@ static void reg_reset(struct uc_struct *uc)
     memset(&env->xmm_t0, 0, sizeof(env->xmm_t0));
     memset(&env->mmx_t0, 0, sizeof(env->mmx_t0));
 
-    memset(env->ymmh_regs, 0, sizeof(env->ymmh_regs));
-
     memset(env->opmask_regs, 0, sizeof(env->opmask_regs));
-    memset(env->zmmh_regs, 0, sizeof(env->zmmh_regs));
 
     /* sysenter registers */
     env->sysenter_cs = 0;
@@ -123,7 +120,6 @@ static void reg_reset(struct uc_struct *uc)
     memset(env->msr_gp_evtsel, 0, sizeof(env->msr_gp_evtsel));
 
 #ifdef TARGET_X86_64
-    memset(env->hi16_zmm_regs, 0, sizeof(env->hi16_zmm_regs));
     env->lstar = 0;
     env->cstar = 0;
     env->fmask = 0;
@@ -322,12 +318,11 @@ uc_err reg_read(void *_env, int mode, unsigned int regid, void *value,
     case UC_X86_REG_YMM15: {
         CHECK_REG_TYPE(float64[4]);
         float64 *dst = (float64 *)value;
-        ZMMReg *lo_reg = (ZMMReg *)&env->xmm_regs[regid - UC_X86_REG_YMM0];
-        XMMReg *hi_reg = &env->ymmh_regs[regid - UC_X86_REG_YMM0];
-        dst[0] = lo_reg->ZMM_Q(0);
-        dst[1] = lo_reg->ZMM_Q(1);
-        dst[2] = hi_reg->_d[0];
-        dst[3] = hi_reg->_d[1];
+        ZMMReg *reg = &env->xmm_regs[regid - UC_X86_REG_YMM0];
+        dst[0] = reg->ZMM_Q(0);
+        dst[1] = reg->ZMM_Q(1);
+        dst[2] = reg->ZMM_Q(2);
+        dst[3] = reg->ZMM_Q(3);
         return ret;
     }
 
@@ -350,6 +345,10 @@ uc_err reg_read(void *_env, int mode, unsigned int regid, void *value,
     case UC_X86_REG_FOP:
         CHECK_REG_TYPE(uint16_t);
         *(uint16_t *)value = env->fpop;
+        return ret;
+    case UC_X86_REG_XCR0:
+        CHECK_REG_TYPE(uint64_t);
+        *(uint64_t *)value = env->xcr0;
         return ret;
     }
 
@@ -575,6 +574,7 @@ uc_err reg_read(void *_env, int mode, unsigned int regid, void *value,
             break;
         case UC_X86_REG_MXCSR:
             CHECK_REG_TYPE(uint32_t);
+            update_mxcsr_from_sse_status(env);
             *(uint32_t *)value = env->mxcsr;
             break;
         case UC_X86_REG_FS_BASE:
@@ -958,6 +958,7 @@ uc_err reg_read(void *_env, int mode, unsigned int regid, void *value,
             break;
         case UC_X86_REG_MXCSR:
             CHECK_REG_TYPE(uint32_t);
+            update_mxcsr_from_sse_status(env);
             *(uint32_t *)value = env->mxcsr;
             break;
         case UC_X86_REG_XMM8:
@@ -1082,14 +1083,11 @@ uc_err reg_write(void *_env, int mode, unsigned int regid, const void *value,
     case UC_X86_REG_YMM15: {
         CHECK_REG_TYPE(float64[4]);
         float64 *src = (float64 *)value;
-        ZMMReg *lo_reg = (ZMMReg *)&env->xmm_regs[regid - UC_X86_REG_YMM0];
-        XMMReg *hi_reg = &env->ymmh_regs[regid - UC_X86_REG_YMM0];
-        lo_reg->ZMM_Q(0) = src[0];
-        lo_reg->ZMM_Q(1) = src[1];
-        // YMM is not supported by QEMU at all
-        // As of qemu 5.0.1, ymmh_regs is nowhere used.
-        hi_reg->_d[0] = src[2];
-        hi_reg->_d[1] = src[3];
+        ZMMReg *reg = &env->xmm_regs[regid - UC_X86_REG_YMM0];
+        reg->ZMM_Q(0) = src[0];
+        reg->ZMM_Q(1) = src[1];
+        reg->ZMM_Q(2) = src[2];
+        reg->ZMM_Q(3) = src[3];
         return ret;
     }
 
@@ -1112,6 +1110,12 @@ uc_err reg_write(void *_env, int mode, unsigned int regid, const void *value,
     case UC_X86_REG_FOP:
         CHECK_REG_TYPE(uint16_t);
         env->fpop = *(uint16_t *)value;
+        return ret;
+    case UC_X86_REG_XCR0:
+        CHECK_REG_TYPE(uint64_t);
+        env->xcr0 = *(uint64_t *)value;
+        cpu_sync_bndcs_hflags(env);
+        cpu_sync_avx_hflag(env);
         return ret;
     }
 
