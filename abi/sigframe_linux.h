@@ -16,6 +16,20 @@
 
 #define SIGINFO_SIZE_LINUX 128
 
+/* What the kernel writes into the FXSAVE image's software-reserved bytes
+ * when the frame holds an XSAVE area (struct _fpx_sw_bytes), and the word
+ * after the area that confirms it. */
+#define FP_XSTATE_MAGIC1_LINUX 0x46505853u
+#define FP_XSTATE_MAGIC2_LINUX 0x46505845u
+#define FP_XSTATE_MAGIC2_SIZE_LINUX 4
+struct fpx_sw_bytes_linux {
+    uint32_t magic1;
+    uint32_t extended_size; /* the whole area with MAGIC2 (ia32: and the FSAVE header) */
+    uint64_t xfeatures;     /* the state components present: XCR0's */
+    uint32_t xstate_size;   /* the XSAVE area, without MAGIC2 */
+    uint32_t padding[7];
+};
+
 /* The FXSAVE image (struct fxregs_state), 64-bit form: FIP and FDP whole,
  * as a 64-bit kernel saves them for compat tasks too. */
 struct fxregs_state_linux {
@@ -26,8 +40,36 @@ struct fxregs_state_linux {
     uint32_t mxcsr, mxcsr_mask;
     uint8_t st_space[8][16]; /* 80-bit registers in 16-byte slots */
     uint8_t xmm_space[16][16];
-    uint8_t padding[96];
+    uint8_t padding[48];
+    struct fpx_sw_bytes_linux sw_reserved;
 };
+
+/* XCR0's state components (XFEATURE_MASK_*) */
+#define XFEATURE_MASK_FP_LINUX 0x1u
+#define XFEATURE_MASK_SSE_LINUX 0x2u
+#define XFEATURE_MASK_YMM_LINUX 0x4u
+
+/* The XSAVE area in the standard format, as far as x87, SSE and AVX
+ * reach (struct xregs_state with the YMM component at its CPUID offset,
+ * 576): XCR0 7 makes it 832 bytes, XCR0 3 stops at the header, 576. */
+struct xstate_header_linux {
+    uint64_t xfeatures; /* XSTATE_BV */
+    uint64_t xcomp_bv;
+    uint64_t reserved[6];
+};
+
+struct xsave_ymm_linux {
+    struct fxregs_state_linux i387;
+    struct xstate_header_linux header;
+    uint8_t ymmh_space[16][16]; /* bits 255:128 of YMM0-15 */
+};
+
+/* The XSAVE area's size for the components in xcr0 (CPUID 0xd.0 EBX). */
+static inline uint32_t xstate_size_linux(uint64_t xcr0)
+{
+    return xcr0 & XFEATURE_MASK_YMM_LINUX ? sizeof(struct xsave_ymm_linux)
+                                          : offsetof(struct xsave_ymm_linux, ymmh_space);
+}
 
 /* The FSAVE header an ia32 frame's fpstate points at (struct fregs_state
  * plus status and magic: the first 112 bytes of struct _fpstate_32). */
@@ -109,7 +151,14 @@ struct rt_sigframe_ia32_linux {
     uint8_t retcode[8];
 };
 
+_Static_assert(sizeof(struct fpx_sw_bytes_linux) == 48, "_fpx_sw_bytes");
+_Static_assert(offsetof(struct fpx_sw_bytes_linux, xstate_size) == 16, "_fpx_sw_bytes.xstate_size");
 _Static_assert(sizeof(struct fxregs_state_linux) == 512, "fxregs_state");
+_Static_assert(offsetof(struct fxregs_state_linux, sw_reserved) == 464, "fxregs_state.sw_reserved");
+_Static_assert(sizeof(struct xstate_header_linux) == 64, "xstate_header");
+_Static_assert(offsetof(struct xsave_ymm_linux, header) == 512, "xregs_state.header");
+_Static_assert(offsetof(struct xsave_ymm_linux, ymmh_space) == 576, "YMM component, CPUID 0xd.2 EBX");
+_Static_assert(sizeof(struct xsave_ymm_linux) == 832, "XSAVE area for XCR0 7, CPUID 0xd.0 EBX");
 _Static_assert(offsetof(struct fxregs_state_linux, mxcsr) == 24, "fxregs_state.mxcsr");
 _Static_assert(offsetof(struct fxregs_state_linux, st_space) == 32, "fxregs_state.st_space");
 _Static_assert(offsetof(struct fxregs_state_linux, xmm_space) == 160, "fxregs_state.xmm_space");
@@ -137,5 +186,20 @@ _Static_assert(offsetof(struct sigframe_ia32_linux, extramask) == 720, "sigframe
 _Static_assert(sizeof(struct sigframe_ia32_linux) == 732, "sigframe_ia32");
 _Static_assert(offsetof(struct rt_sigframe_ia32_linux, uc) == 144, "rt_sigframe_ia32.uc");
 _Static_assert(sizeof(struct rt_sigframe_ia32_linux) == 268, "rt_sigframe_ia32");
+
+/* AT_MINSIGSTKSZ (get_sigframe_size(), arch/x86/kernel/signal.c): the
+ * largest frame a 64-bit kernel with IA-32 emulation may build, for either
+ * ABI.  Its parts: struct sigframe_ia32, 736 bytes as that kernel's
+ * compiler pads it to its 8-byte alignment (the 732 above plus 4); 15 of
+ * frame alignment; the FPU state, which is the XSAVE area, MAGIC2 and an
+ * FSAVE header (fpu__get_fpstate_size()); 63 of its alignment; all rounded
+ * up to 16.  This host's kernel (XCR0 0xe7: 2432-byte area) says 3376,
+ * which the same sum gives. */
+static inline uint32_t min_sigstack_size_linux(uint64_t xcr0)
+{
+    uint32_t size = 736 + 15 + xstate_size_linux(xcr0) + FP_XSTATE_MAGIC2_SIZE_LINUX +
+                    sizeof(struct fregs_state_linux) + 63;
+    return (size + 15) & ~15u;
+}
 
 #endif

@@ -7,6 +7,7 @@
 #endif
 
 #include "abi/linux.h"
+#include "abi/sigframe_linux.h"
 #include "emu/kernel/task.h"
 
 /* A cursor writing downwards through guest memory. */
@@ -81,7 +82,7 @@ err_t stack_build(struct task *t, const struct elf_info *info, const struct elf_
     if (!is64)
         AUX(AT_SYSINFO_LINUX, t->mm->layout.vsyscall);
     AUX(AT_SYSINFO_EHDR_LINUX, t->mm->layout.vdso);
-    AUX(AT_MINSIGSTKSZ_LINUX, is64 ? 2048 : 1024);
+    AUX(AT_MINSIGSTKSZ_LINUX, min_sigstack_size_linux(t->cpu->xcr0));
     AUX(AT_HWCAP_LINUX, 0x078bfbff); /* cpuid(1).edx of the emulated CPU */
     AUX(AT_PAGESZ_LINUX, PAGE_SIZE_LINUX);
     AUX(AT_CLKTCK_LINUX, 100);

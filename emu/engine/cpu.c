@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "abi/linux.h"
+#include "abi/sigframe_linux.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -123,11 +124,19 @@ err_t cpu_open(struct cpu *c, struct mm *mm, bool is64)
     /* SSE on, x87 native: what Linux sets for every task. */
     cr0 = (cr0 | CR0_MP | CR0_NE) & ~(uint64_t)CR0_EM;
     cr4 |= CR4_OSFXSR | CR4_OSXMMEXCPT;
-    /* The model has XSAVE and FSGSBASE, and Linux enables both (XCR0 is
-     * x87|SSE from the engine's reset: no AVX state). */
+    /* The model has XSAVE and FSGSBASE, and Linux enables both. */
     cr4 |= CR4_OSXSAVE | CR4_FSGSBASE;
     if ((e = reg_write(c, UC_X86_REG_CR0, cr0)) || (e = reg_write(c, UC_X86_REG_CR4, cr4)))
         return e;
+    /* XCR0 as Linux leaves it: every component the model has (the engine's
+     * reset sets them all), which the signal frames then carry. */
+    if ((e = UC_TRY(uc_reg_read(c->uc, UC_X86_REG_XCR0, &c->xcr0))))
+        return e;
+    if ((c->xcr0 & ~(uint64_t)(XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX |
+                                XFEATURE_MASK_YMM_LINUX)) ||
+        !(c->xcr0 & XFEATURE_MASK_SSE_LINUX))
+        return err_new("XCR0 0x%llx: state components the signal frames cannot hold",
+                       (unsigned long long)c->xcr0);
 
     return OK;
 }

@@ -21,6 +21,7 @@ enum vendor { VENDOR_INTEL, VENDOR_AMD };
 struct cpu {
     uc_engine *uc;
     bool is64;            /* Unicorn runs in 64-bit mode */
+    uint64_t xcr0;        /* the XSAVE components enabled: what signal frames hold */
     struct mm *mm;        /* one reference, held while the engine lives */
     struct task *current; /* whose registers the engine holds */
     unsigned users;       /* tasks that run on it */

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "abi/sigframe_linux.h"
 #include "abi/signal_linux.h"
 #include "emu/engine/cpu.h"
 
@@ -37,6 +38,15 @@ static void fpu_read(struct cpu *cpu, struct uctx_fpu *f)
     }
     int nxmm = cpu->is64 ? 16 : 8;
     for (int i = 0; i < nxmm; i++) {
+        if (cpu->xcr0 & XFEATURE_MASK_YMM_LINUX) {
+            uint8_t ymm[32];
+            uc_err e = uc_reg_read(cpu->uc, UC_X86_REG_YMM0 + i, ymm);
+            if (e != UC_ERR_OK)
+                g_error("uc_reg_read(YMM%d): %s", i, uc_strerror(e));
+            memcpy(f->xmm[i], ymm, 16);
+            memcpy(f->ymmh[i], ymm + 16, 16);
+            continue;
+        }
         uc_err e = uc_reg_read(cpu->uc, UC_X86_REG_XMM0 + i, f->xmm[i]);
         if (e != UC_ERR_OK)
             g_error("uc_reg_read(XMM%d): %s", i, uc_strerror(e));
@@ -63,10 +73,25 @@ static void fpu_write(struct cpu *cpu, const struct uctx_fpu *f)
     cpu_set_reg(cpu, UC_X86_REG_MXCSR, f->mxcsr);
     int nxmm = cpu->is64 ? 16 : 8;
     for (int i = 0; i < nxmm; i++) {
+        if (cpu->xcr0 & XFEATURE_MASK_YMM_LINUX) {
+            uint8_t ymm[32];
+            memcpy(ymm, f->xmm[i], 16);
+            memcpy(ymm + 16, f->ymmh[i], 16);
+            uc_err e = uc_reg_write(cpu->uc, UC_X86_REG_YMM0 + i, ymm);
+            if (e != UC_ERR_OK)
+                g_error("uc_reg_write(YMM%d): %s", i, uc_strerror(e));
+            continue;
+        }
         uc_err e = uc_reg_write(cpu->uc, UC_X86_REG_XMM0 + i, f->xmm[i]);
         if (e != UC_ERR_OK)
             g_error("uc_reg_write(XMM%d): %s", i, uc_strerror(e));
     }
+}
+
+bool uctx_ymm_in_use(const struct uctx_fpu *f)
+{
+    static const uint8_t zero[sizeof(f->ymmh)];
+    return memcmp(f->ymmh, zero, sizeof(zero)) != 0;
 }
 
 void uctx_fpu_init(struct uctx_fpu *f)

@@ -19,7 +19,7 @@ enum uctx_reg {
     UR_NREGS,
 };
 
-/* x87 and SSE state, in the terms of the FXSAVE image. */
+/* x87, SSE and AVX state, in the terms of the XSAVE area. */
 struct uctx_fpu {
     uint16_t fcw, fsw;
     uint16_t ftw;        /* full tag word: two bits per physical register */
@@ -28,7 +28,11 @@ struct uctx_fpu {
     uint8_t st[8][10];   /* ST(0)..ST(7), 80-bit */
     uint32_t mxcsr;
     uint8_t xmm[16][16]; /* XMM8-15 exist only in 64-bit mode */
+    uint8_t ymmh[16][16]; /* YMM bits 255:128, where XCR0 enables AVX */
 };
+
+/* Is the AVX state in use (XINUSE[2]): any YMM upper half not zero? */
+bool uctx_ymm_in_use(const struct uctx_fpu *f);
 
 struct uctx {
     uint64_t r[UR_NREGS];

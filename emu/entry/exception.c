@@ -3,7 +3,9 @@
 #include <glib.h>
 
 #include "abi/signal_linux.h"
+#include "emu/engine/mem.h"
 #include "emu/kernel/signal.h"
+#include "emu/kernel/task.h"
 
 /* What Linux's trap handlers (arch/x86/kernel/traps.c, mm/fault.c) send
  * for each vector the guest can raise from user mode: the signal, its
@@ -50,7 +52,12 @@ void exception_page_fault(struct task *t, uint64_t addr, bool mapped, enum acces
      * 64-bit limit, for compat tasks too) always reports a protection
      * fault, so as not to show the kernel's page tables. */
     bool kernel_half = addr >= TASK_SIZE_64_LINUX;
-    uint64_t err = X86_PF_USER_LINUX | (mapped || kernel_half ? X86_PF_PROT_LINUX : 0) |
+    /* A PROT_NONE page is never present in the page tables (its PTE has
+     * _PAGE_PROTNONE instead): the hardware says "not present", though a
+     * mapping is there (SEGV_ACCERR). */
+    const struct vma *v = mapped ? mm_find(t->mm, addr) : NULL;
+    bool present = mapped && !(v && v->prot == 0);
+    uint64_t err = X86_PF_USER_LINUX | (present || kernel_half ? X86_PF_PROT_LINUX : 0) |
                    (how == ACCESS_WRITE ? X86_PF_WRITE_LINUX : 0) |
                    (how == ACCESS_FETCH ? X86_PF_INSTR_LINUX : 0);
     signal_fault_why(t, s->signo, mapped ? SEGV_ACCERR_LINUX : SEGV_MAPERR_LINUX, addr,

@@ -26,6 +26,7 @@
 static struct {
     bool pending; /* a fill was refused since the engine started */
     uint64_t page;
+    uint64_t vaddr; /* the refused access's first byte in that page */
     uc_mem_type type;
     csh cs;
     bool cs_open;
@@ -68,6 +69,7 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
          * this a fault. */
         fault_state.pending = true;
         fault_state.page = vaddr & ~(PAGE_SIZE_LINUX - 1);
+        fault_state.vaddr = vaddr;
         fault_state.type = type;
         return false;
     }
@@ -416,6 +418,12 @@ bool fault_take(struct task *t, uc_err e)
         exception_raise(t, stack ? X86_TRAP_SS_LINUX : X86_TRAP_GP_LINUX, 0, 0);
         return true;
     }
+    /* The engine's own address is exact where an instruction reaches
+     * memory through no one operand: the element a masked move or a gather
+     * refused, which the operand's start and size do not tell. */
+    if (fault_state.type != UC_MEM_FETCH &&
+        (fault_state.vaddr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)) == (addr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)))
+        addr = fault_state.vaddr;
     const struct vma *v = mm_find(t->mm, addr);
     if (v && v->hidden)
         v = NULL; /* refused only to user accesses: not there for them */

@@ -1,4 +1,4 @@
-/* What both x86 frame layouts share: siginfo, the FXSAVE image, the
+/* What both x86 frame layouts share: siginfo, the XSAVE area, the
  * alternate-stack test. */
 #include "emu/kernel/sigframe.h"
 
@@ -110,7 +110,7 @@ void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128])
     }
 }
 
-void sigframe_fxsave_put(const struct uctx_fpu *f, bool is64, struct fxregs_state_linux *fx)
+static void fxsave_put(const struct uctx_fpu *f, bool is64, struct fxregs_state_linux *fx)
 {
     memset(fx, 0, sizeof(*fx));
     fx->cwd = f->fcw;
@@ -127,22 +127,118 @@ void sigframe_fxsave_put(const struct uctx_fpu *f, bool is64, struct fxregs_stat
         memcpy(fx->xmm_space[i], f->xmm[i], 16);
 }
 
-void sigframe_fxsave_get(const struct fxregs_state_linux *fx, bool is64, struct uctx_fpu *f)
+static void fxsave_get_x87(const struct fxregs_state_linux *fx, struct uctx_fpu *f)
 {
     f->fcw = fx->cwd;
     f->fsw = fx->swd;
     f->fop = fx->fop;
     f->fip = fx->rip;
     f->fdp = fx->rdp;
-    f->mxcsr = fx->mxcsr & 0xffff; /* reserved bits are cleared, as the kernel does */
     for (int i = 0; i < 8; i++)
         memcpy(f->st[i], fx->st_space[i], 10);
-    for (int i = 0; i < (is64 ? 16 : 8); i++)
-        memcpy(f->xmm[i], fx->xmm_space[i], 16);
     /* The abridged tag only says empty or not; that is all the CPU keeps. */
     uint8_t abridged = (uint8_t)fx->twd;
     f->ftw = 0;
     for (int i = 0; i < 8; i++)
         if (!(abridged & (1u << i)))
             f->ftw |= (uint16_t)(3u << (2 * i));
+}
+
+static void fxsave_get_sse(const struct fxregs_state_linux *fx, bool is64, struct uctx_fpu *f)
+{
+    for (int i = 0; i < (is64 ? 16 : 8); i++)
+        memcpy(f->xmm[i], fx->xmm_space[i], 16);
+}
+
+uint32_t sigframe_fpstate_size(uint64_t xcr0)
+{
+    return xstate_size_linux(xcr0) + FP_XSTATE_MAGIC2_SIZE_LINUX;
+}
+
+bool sigframe_fpstate_put(struct mm *mm, uint64_t buf_fx, const struct uctx_fpu *f, bool is64,
+                          bool ia32, uint64_t xcr0)
+{
+    struct xsave_ymm_linux x;
+    uint32_t size = xstate_size_linux(xcr0);
+    fxsave_put(f, is64, &x.i387);
+    /* save_xstate_epilog(): the software-reserved bytes say an XSAVE area
+     * follows, and of which components; the header has FP and SSE always
+     * set, so that a handler that edits only the FXSAVE part is heard. */
+    x.i387.sw_reserved = (struct fpx_sw_bytes_linux){
+        .magic1 = FP_XSTATE_MAGIC1_LINUX,
+        .extended_size = size + FP_XSTATE_MAGIC2_SIZE_LINUX +
+                         (ia32 ? (uint32_t)sizeof(struct fregs_state_linux) : 0),
+        .xfeatures = xcr0,
+        .xstate_size = size,
+    };
+    memset(&x.header, 0, sizeof(x.header));
+    x.header.xfeatures = XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX;
+    /* XSAVE writes a component only where it is in use (XINUSE): the
+     * YMM upper halves stay as the stack had them when all are zero. */
+    uint32_t written = offsetof(struct xsave_ymm_linux, ymmh_space);
+    if ((xcr0 & XFEATURE_MASK_YMM_LINUX) && uctx_ymm_in_use(f)) {
+        x.header.xfeatures |= XFEATURE_MASK_YMM_LINUX;
+        memcpy(x.ymmh_space, f->ymmh, sizeof(x.ymmh_space));
+        written = sizeof(x);
+    }
+    uint32_t magic2 = FP_XSTATE_MAGIC2_LINUX;
+    return mm_write(mm, buf_fx, &x, written) && mm_write(mm, buf_fx + size, &magic2, 4);
+}
+
+bool sigframe_fpstate_get(const struct mm *mm, uint64_t buf_fx, bool is64, bool ia32,
+                          uint64_t xcr0, struct uctx_fpu *f, uint64_t *restored)
+{
+    struct xsave_ymm_linux x;
+    if (!mm_read(mm, buf_fx, &x.i387, sizeof(x.i387)))
+        return false;
+    /* check_xstate_in_sigframe(): without both magic words, or with sizes
+     * out of range, only the FXSAVE image counts, and the rest is reset. */
+    const struct fpx_sw_bytes_linux *sw = &x.i387.sw_reserved;
+    uint64_t rfbm = XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX;
+    bool fx_only = true;
+    if (sw->magic1 == FP_XSTATE_MAGIC1_LINUX &&
+        sw->xstate_size >= offsetof(struct xsave_ymm_linux, ymmh_space) &&
+        sw->xstate_size <= xstate_size_linux(xcr0) && sw->xstate_size <= sw->extended_size) {
+        uint32_t magic2;
+        if (!mm_read(mm, buf_fx + sw->xstate_size, &magic2, 4))
+            return false;
+        if (magic2 == FP_XSTATE_MAGIC2_LINUX) {
+            fx_only = false;
+            rfbm = sw->xfeatures & xcr0;
+        }
+    }
+    uint64_t present = XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX;
+    if (!fx_only) {
+        if (!mm_read(mm, buf_fx + offsetof(struct xsave_ymm_linux, header), &x.header,
+                     sizeof(x.header)))
+            return false;
+        /* XRSTOR's #GP (64-bit: straight from the frame) or
+         * validate_user_xstate_header() (ia32: through the kernel's copy)
+         * make the frame bad. */
+        const struct xstate_header_linux *h = &x.header;
+        bool reserved = ia32 ? (h->reserved[0] | h->reserved[1] | h->reserved[2] |
+                                h->reserved[3] | h->reserved[4] | h->reserved[5]) != 0
+                             : h->reserved[0] != 0;
+        if ((h->xfeatures & ~xcr0) || h->xcomp_bv || reserved)
+            return false;
+        present = h->xfeatures & rfbm;
+        if ((present & XFEATURE_MASK_YMM_LINUX) &&
+            !mm_read(mm, buf_fx + offsetof(struct xsave_ymm_linux, ymmh_space), x.ymmh_space,
+                     sizeof(x.ymmh_space)))
+            return false;
+    }
+    /* What is not restored from the frame is reset (the init state). */
+    struct uctx_fpu init;
+    uctx_fpu_init(&init);
+    *f = init;
+    if (present & XFEATURE_MASK_FP_LINUX)
+        fxsave_get_x87(&x.i387, f);
+    if (rfbm & (XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX))
+        f->mxcsr = x.i387.mxcsr & 0xffff; /* reserved bits are cleared, as the kernel does */
+    if (present & XFEATURE_MASK_SSE_LINUX)
+        fxsave_get_sse(&x.i387, is64, f);
+    if (present & XFEATURE_MASK_YMM_LINUX)
+        memcpy(f->ymmh, x.ymmh_space, sizeof(f->ymmh));
+    *restored = present;
+    return true;
 }

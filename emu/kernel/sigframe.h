@@ -1,7 +1,7 @@
 /* Signal frames as the Linux x86 ABI lays them out on the user stack:
  * x86_64's rt_sigframe (arch/x86/kernel/signal_64.c) and ia32's sigframe
  * and rt_sigframe (signal_32.c), with ucontext, sigcontext, siginfo and
- * the FXSAVE image.  The builders write guest memory and compute the
+ * the XSAVE area (arch/x86/kernel/fpu/signal.c).  The builders write guest memory and compute the
  * handler's entry state; the restorers read a frame back for sigreturn,
  * honouring whatever the handler edited. */
 #ifndef EMU_KERNEL_SIGFRAME_H
@@ -30,6 +30,7 @@ struct sigframe_in {
     int trapno;              /* thread.trap_nr, error_code, cr2 */
     uint64_t err, cr2;
     uint64_t vdso_sigreturn, vdso_rt_sigreturn; /* ia32 default restorers */
+    uint64_t xcr0;           /* the XSAVE components the FPU state holds */
 };
 
 /* What sigreturn found in the frame. */
@@ -52,11 +53,11 @@ bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct u
 bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, struct uctx *out);
 
 /* Read the frame sigreturn (ia32, !rt), rt_sigreturn (rt) finds at the
- * current stack pointer; `cur` is the state at the call.  False on a bad
- * frame (SIGSEGV). */
-bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur,
+ * current stack pointer; `cur` is the state at the call, xcr0 the task's.
+ * False on a bad frame (SIGSEGV). */
+bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur, uint64_t xcr0,
                              struct sigreturn_out *out);
-bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt,
+bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt, uint64_t xcr0,
                            struct sigreturn_out *out);
 
 /* siginfo in the ABI's layout (128 bytes). */

@@ -1,7 +1,7 @@
 /* ia32's frames (abi/sigframe_linux.h), for 32-bit guests: sigframe_ia32
  * for handlers without SA_SIGINFO, rt_sigframe_ia32 for the others.  The
  * FPU state follows the frame: the FSAVE header (struct fregs_state) and
- * then the FXSAVE image, 64-byte aligned; sigcontext's fpstate points at
+ * then the XSAVE area, 64-byte aligned; sigcontext's fpstate points at
  * the header. */
 #include <stddef.h>
 #include <string.h>
@@ -64,7 +64,7 @@ bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, s
         sp = in->ss.sp + in->ss.size;
         entering = true;
     }
-    uint64_t fx_at = (sp - sizeof(struct fxregs_state_linux)) & ~63ull;
+    uint64_t fx_at = (sp - sigframe_fpstate_size(in->xcr0)) & ~63ull;
     uint64_t fp_at = fx_at - sizeof(struct fregs_state_linux);
     uint64_t frame = (((fp_at - size) + 4) & ~15ull) - 4;
     if ((nested || entering) && !(frame > in->ss.sp && frame - in->ss.sp <= in->ss.size))
@@ -91,7 +91,7 @@ bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, s
         f.rt.puc = (uint32_t)(frame + offsetof(struct rt_sigframe_ia32_linux, uc));
         sigframe_siginfo(in->info, false, f.rt.info);
         struct ucontext_ia32_linux *uc = &f.rt.uc;
-        uc->uc_flags = 0;
+        uc->uc_flags = UC_FP_XSTATE_LINUX;
         uc->uc_link = 0;
         uc->uc_stack = (struct stack_ia32_linux){ .ss_sp = (uint32_t)in->ss.sp,
                                                   .ss_flags = (int32_t)in->ss.flags,
@@ -111,12 +111,10 @@ bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, s
         static const uint8_t code[8] = { 0x58, 0xb8, NR_SIGRETURN_IA32, 0, 0, 0, 0xcd, 0x80 };
         memcpy(f.plain.retcode, code, 8);
     }
-    struct fxregs_state_linux fx;
     struct fregs_state_linux hdr;
-    sigframe_fxsave_put(&r->fpu, false, &fx);
     put_fsave_header(&hdr, r);
-    if (!mm_write(mm, fx_at, &fx, sizeof(fx)) || !mm_write(mm, fp_at, &hdr, sizeof(hdr)) ||
-        !mm_write(mm, frame, &f, size))
+    if (!sigframe_fpstate_put(mm, fx_at, &r->fpu, false, true, in->xcr0) ||
+        !mm_write(mm, fp_at, &hdr, sizeof(hdr)) || !mm_write(mm, frame, &f, size))
         return false;
 
     *out = *r;
@@ -133,22 +131,22 @@ bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, s
 }
 
 /* fpu__restore_sig for an ia32 frame: the x87 state from the FSAVE header
- * (convert_to_fxsr), MXCSR and XMM from the FXSAVE image after it. */
-static bool get_fpstate(const struct mm *mm, uint32_t fp, struct uctx_fpu *f)
+ * (convert_to_fxsr), the rest from the XSAVE area after it. */
+static bool get_fpstate(const struct mm *mm, uint32_t fp, uint64_t xcr0, struct uctx_fpu *f)
 {
     if (!fp) {
         uctx_fpu_init(f);
         return true;
     }
-    struct {
-        struct fregs_state_linux hdr;
-        struct fxregs_state_linux fx;
-    } state;
-    _Static_assert(sizeof(state) == sizeof(state.hdr) + sizeof(state.fx), "no padding");
-    if (!mm_read(mm, fp, &state, sizeof(state)))
+    struct fregs_state_linux hdr;
+    uint64_t restored;
+    if (!mm_read(mm, fp, &hdr, sizeof(hdr)) ||
+        !sigframe_fpstate_get(mm, (uint64_t)fp + sizeof(hdr), false, true, xcr0, f, &restored))
         return false;
-    const struct fregs_state_linux *h = &state.hdr;
-    sigframe_fxsave_get(&state.fx, false, f);
+    /* An x87 state the area leaves out stays reset, header or not. */
+    if (!(restored & XFEATURE_MASK_FP_LINUX))
+        return true;
+    const struct fregs_state_linux *h = &hdr;
     f->fcw = (uint16_t)h->cwd;
     f->fsw = (uint16_t)h->swd;
     f->ftw = 0;
@@ -173,7 +171,7 @@ static uint16_t fixup_rpl(uint16_t sel)
  * only FIX_EFLAGS from the frame, data segments as reload_segments() takes
  * them. */
 static bool get_sigcontext(const struct mm *mm, const struct sigcontext_32_linux *sc,
-                           const struct uctx *cur, struct uctx *r)
+                           const struct uctx *cur, uint64_t xcr0, struct uctx *r)
 {
     *r = *cur;
     r->r[UR_DI] = sc->di, r->r[UR_SI] = sc->si, r->r[UR_BP] = sc->bp, r->r[UR_SP] = sc->sp;
@@ -186,10 +184,10 @@ static bool get_sigcontext(const struct mm *mm, const struct sigcontext_32_linux
     r->fs = fixup_rpl(sc->fs);
     r->ds = fixup_rpl(sc->ds);
     r->es = fixup_rpl(sc->es);
-    return get_fpstate(mm, sc->fpstate, &r->fpu);
+    return get_fpstate(mm, sc->fpstate, xcr0, &r->fpu);
 }
 
-bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt,
+bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt, uint64_t xcr0,
                            struct sigreturn_out *out)
 {
     uint32_t sp = (uint32_t)cur->r[UR_SP];
@@ -200,7 +198,7 @@ bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt,
             return false;
         out->mask = f.sc.oldmask | ((uint64_t)f.extramask << 32);
         out->has_ss = false;
-        return get_sigcontext(mm, &f.sc, cur, &out->regs);
+        return get_sigcontext(mm, &f.sc, cur, xcr0, &out->regs);
     }
     struct rt_sigframe_ia32_linux f;
     if (!mm_read(mm, sp - 4, &f, sizeof(f)))
@@ -211,5 +209,5 @@ bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt,
     out->ss.sp = uc->uc_stack.ss_sp;
     out->ss.flags = (uint32_t)uc->uc_stack.ss_flags;
     out->ss.size = uc->uc_stack.ss_size;
-    return get_sigcontext(mm, &uc->uc_mcontext, cur, &out->regs);
+    return get_sigcontext(mm, &uc->uc_mcontext, cur, xcr0, &out->regs);
 }

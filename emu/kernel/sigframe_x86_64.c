@@ -1,5 +1,5 @@
 /* x86_64's rt_sigframe (abi/sigframe_linux.h): the restorer's address,
- * the ucontext with the sigcontext, the siginfo; the FXSAVE image sits
+ * the ucontext with the sigcontext, the siginfo; the XSAVE area sits
  * above, 64-byte aligned. */
 #include <stddef.h>
 #include <string.h>
@@ -42,7 +42,7 @@ bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct u
         sp = in->ss.sp + in->ss.size;
         entering = true;
     }
-    uint64_t fx_at = (sp - sizeof(struct fxregs_state_linux)) & ~63ull;
+    uint64_t fx_at = (sp - sigframe_fpstate_size(in->xcr0)) & ~63ull;
     uint64_t frame = (((fx_at - sizeof(struct rt_sigframe_64_linux)) & ~15ull) - 8);
     if ((nested || entering) && !(frame > in->ss.sp && frame - in->ss.sp <= in->ss.size))
         return false; /* it would overflow the alternate stack */
@@ -56,7 +56,7 @@ bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct u
         return false;
     f.pretcode = in->ka->restorer;
     struct ucontext_64_linux *uc = &f.uc;
-    uc->uc_flags = UC_SIGCONTEXT_SS_LINUX | UC_STRICT_RESTORE_SS_LINUX;
+    uc->uc_flags = UC_FP_XSTATE_LINUX | UC_SIGCONTEXT_SS_LINUX | UC_STRICT_RESTORE_SS_LINUX;
     uc->uc_link = 0;
     uc->uc_stack = (struct stack_64_linux){ .ss_sp = in->ss.sp, .ss_flags = (int32_t)in->ss.flags,
                                             .ss_size = in->ss.size };
@@ -76,9 +76,8 @@ bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct u
     if (in->ka->flags & SA_SIGINFO_LINUX)
         sigframe_siginfo(in->info, true, f.info);
 
-    struct fxregs_state_linux fx;
-    sigframe_fxsave_put(&r->fpu, true, &fx);
-    if (!mm_write(mm, fx_at, &fx, sizeof(fx)) || !mm_write(mm, frame, &f, sizeof(f)))
+    if (!sigframe_fpstate_put(mm, fx_at, &r->fpu, true, false, in->xcr0) ||
+        !mm_write(mm, frame, &f, sizeof(f)))
         return false;
 
     *out = *r;
@@ -95,7 +94,7 @@ bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct u
     return true;
 }
 
-bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur,
+bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur, uint64_t xcr0,
                              struct sigreturn_out *out)
 {
     /* The restorer's `ret` popped pretcode: the frame is 8 below. */
@@ -119,10 +118,9 @@ bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur,
     out->force_valid_ss =
         !(uc->uc_flags & UC_STRICT_RESTORE_SS_LINUX) && r->cs == SEL_USER_CS_LINUX;
     if (sc->fpstate) {
-        struct fxregs_state_linux fx;
-        if (!mm_read(mm, sc->fpstate, &fx, sizeof(fx)))
+        uint64_t restored;
+        if (!sigframe_fpstate_get(mm, sc->fpstate, true, false, xcr0, &r->fpu, &restored))
             return false;
-        sigframe_fxsave_get(&fx, true, &r->fpu);
     } else
         uctx_fpu_init(&r->fpu);
     out->mask = uc->uc_sigmask;

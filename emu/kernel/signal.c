@@ -462,6 +462,7 @@ static bool setup_frame(struct task *t, int sig, const struct ksiginfo *info,
         .cr2 = s->cr2,
         .vdso_sigreturn = t->mm->layout.vdso_sigreturn,
         .vdso_rt_sigreturn = t->mm->layout.vdso_rt_sigreturn,
+        .xcr0 = t->cpu->xcr0,
     };
     /* A critical section the handler would interrupt is aborted first:
      * the frame returns to its abort handler (rseq_signal_deliver). */

@@ -468,8 +468,8 @@ static int64_t do_sigreturn(struct task *t, bool rt)
     uctx_read(t->cpu, &cur);
     cur.r[UR_SP] = user_sp(t);
     struct sigreturn_out out = { .force_valid_ss = false };
-    bool ok = compat(t) ? sigframe_ia32_restore(t->mm, &cur, rt, &out)
-                        : sigframe_x86_64_restore(t->mm, &cur, &out);
+    bool ok = compat(t) ? sigframe_ia32_restore(t->mm, &cur, rt, t->cpu->xcr0, &out)
+                        : sigframe_x86_64_restore(t->mm, &cur, t->cpu->xcr0, &out);
     if (!ok) {
         /* badframe: the kernel's signal_fault() forces SIGSEGV */
         signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, t->sig.trapno, t->sig.err);

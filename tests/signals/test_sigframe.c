@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "emu/kernel/sigframe.h"
+#include "abi/sigframe_linux.h"
 #include "abi/signal_linux.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/task.h"
@@ -110,7 +111,7 @@ static struct task *task(bool is64)
     return t;
 }
 
-static void round_trip(bool is64, bool rt)
+static void round_trip(bool is64, bool rt, uint64_t xcr0)
 {
     struct task *t = task(is64);
     struct uctx regs;
@@ -125,11 +126,13 @@ static void round_trip(bool is64, bool rt)
     uctx_fpu_init(&regs.fpu);
     regs.fpu.mxcsr = 0x1fa0;
     regs.fpu.xmm[2][0] = 0x5a;
+    regs.fpu.ymmh[3][15] = 0xa5;
     struct ksigaction ka = { .handler = 0x405000, .flags = SA_RESTORER_LINUX |
                              (rt ? SA_SIGINFO_LINUX : 0), .restorer = 0x406000 };
     struct ksiginfo info = { .signo = SIGUSR1_LINUX, .code = SI_USER_LINUX, .pid = 1 };
     struct sigframe_in in = { .sig = SIGUSR1_LINUX, .info = &info, .ka = &ka, .regs = &regs,
-                              .mask = 0x8000000000000801ull, .ss = { 0, 0, 0 } };
+                              .mask = 0x8000000000000801ull, .ss = { 0, 0, 0 },
+                              .xcr0 = xcr0 };
     struct uctx entry;
     bool ok = is64 ? sigframe_x86_64_setup(t->mm, &in, &entry)
                    : sigframe_ia32_setup(t->mm, &in, rt, &entry);
@@ -150,6 +153,36 @@ static void round_trip(bool is64, bool rt)
         assert_int_equal(entry.r[UR_AX], SIGUSR1_LINUX);
     assert_int_equal(entry.fpu.mxcsr, 0x1f80); /* the handler starts clean */
 
+    /* The XSAVE area: 64-byte aligned, the software-reserved bytes, the
+     * header, the YMM upper halves at 576 (in use: one is not zero), and
+     * MAGIC2 after the area; sigcontext's fpstate points at it (ia32: at
+     * the FSAVE header 112 bytes before it). */
+    uint64_t sc_at = is64 ? sp + 8 + 40 : rt ? sp + 144 + 20 : sp + 8;
+    uint64_t fpstate = 0;
+    assert_true(mm_read(t->mm, sc_at + (is64 ? 184 : 76), &fpstate, is64 ? 8 : 4));
+    uint64_t buf_fx = fpstate + (is64 ? 0 : 112);
+    assert_int_equal(buf_fx % 64, 0);
+    struct xsave_ymm_linux x;
+    assert_true(mm_read(t->mm, buf_fx, &x, sizeof(x)));
+    uint32_t size = xcr0 & 4 ? 832 : 576;
+    assert_int_equal(x.i387.sw_reserved.magic1, FP_XSTATE_MAGIC1_LINUX);
+    assert_int_equal(x.i387.sw_reserved.xstate_size, size);
+    assert_int_equal(x.i387.sw_reserved.extended_size, size + 4 + (is64 ? 0 : 112));
+    assert_int_equal(x.i387.sw_reserved.xfeatures, xcr0);
+    assert_int_equal(x.header.xfeatures, xcr0);
+    assert_int_equal(x.i387.xmm_space[2][0], 0x5a);
+    if (xcr0 & 4)
+        assert_int_equal(x.ymmh_space[3][15], 0xa5);
+    uint32_t magic2 = 0;
+    assert_true(mm_read(t->mm, buf_fx + size, &magic2, 4));
+    assert_int_equal(magic2, FP_XSTATE_MAGIC2_LINUX);
+    assert_true(buf_fx + size + 4 <= 0x10f000);
+    if (rt || is64) {
+        uint64_t flags = 0;
+        assert_true(mm_read(t->mm, sc_at - (is64 ? 40 : 20), &flags, is64 ? 8 : 4));
+        assert_true(flags & UC_FP_XSTATE_LINUX);
+    }
+
     /* The handler edits the saved ip (x86_64: uc_mcontext.rip at
      * uc + 40 + 128; i386 non-rt: sigcontext.eip at frame + 8 + 56; rt:
      * uc + 20 + 56), then returns through the restorer, which pops. */
@@ -159,9 +192,11 @@ static void round_trip(bool is64, bool rt)
     struct uctx cur = entry;
     cur.r[UR_SP] = sp + (is64 ? 8 : rt ? 4 : 8); /* ret, and popl %eax for non-rt */
     struct sigreturn_out out;
-    ok = is64 ? sigframe_x86_64_restore(t->mm, &cur, &out)
-              : sigframe_ia32_restore(t->mm, &cur, rt, &out);
+    ok = is64 ? sigframe_x86_64_restore(t->mm, &cur, xcr0, &out)
+              : sigframe_ia32_restore(t->mm, &cur, rt, xcr0, &out);
     assert_true(ok);
+    /* The YMM upper halves come back where XCR0 has them. */
+    assert_int_equal(out.regs.fpu.ymmh[3][15], xcr0 & 4 ? 0xa5 : 0);
     assert_int_equal(out.regs.ip, new_ip);
     assert_int_equal(out.mask, 0x8000000000000801ull);
     for (int i = 0; i < (is64 ? UR_NREGS : 8); i++)
@@ -171,9 +206,11 @@ static void round_trip(bool is64, bool rt)
     assert_int_equal(out.regs.flags & 0xff, 0x46);
 }
 
-static void round_trip_x86_64(void **state) { (void)state; round_trip(true, true); }
-static void round_trip_ia32(void **state) { (void)state; round_trip(false, false); }
-static void round_trip_ia32_rt(void **state) { (void)state; round_trip(false, true); }
+static void round_trip_x86_64(void **state) { (void)state; round_trip(true, true, 7); }
+static void round_trip_ia32(void **state) { (void)state; round_trip(false, false, 7); }
+static void round_trip_ia32_rt(void **state) { (void)state; round_trip(false, true, 7); }
+static void round_trip_x86_64_sse(void **state) { (void)state; round_trip(true, true, 3); }
+static void round_trip_ia32_sse(void **state) { (void)state; round_trip(false, false, 3); }
 
 static void no_restorer_x86_64(void **state)
 {
@@ -210,7 +247,8 @@ int main(void)
         cmocka_unit_test(siginfo_fault),      cmocka_unit_test(siginfo_kill_rt_timer),
         cmocka_unit_test(tag_words),          cmocka_unit_test(altstack),
         cmocka_unit_test(round_trip_x86_64),  cmocka_unit_test(round_trip_ia32),
-        cmocka_unit_test(round_trip_ia32_rt), cmocka_unit_test(no_restorer_x86_64),
+        cmocka_unit_test(round_trip_ia32_rt), cmocka_unit_test(round_trip_x86_64_sse),
+        cmocka_unit_test(round_trip_ia32_sse), cmocka_unit_test(no_restorer_x86_64),
         cmocka_unit_test(unwritable_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
