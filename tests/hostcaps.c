@@ -11,13 +11,17 @@
  *            guest's CR4.TSD lets rdtsc run);
  *   noncanon-rsp  a system call made with a non-canonical rsp returns
  *            (Linux checks rcx before sysret, never rsp; a hypervisor whose
- *            return path checks it makes the return a #GP).
+ *            return path checks it makes the return a #GP);
+ *   avx      the CPU has AVX and the kernel enabled its state (CPUID
+ *            AVX and OSXSAVE, XCR0 with SSE and YMM): signal frames then
+ *            carry the YMM registers.
  * A case whose native answer needs a missing capability is judged against
  * a recording of the kernel's answer instead.  Exit 0, or 2 if a probe
  * itself failed. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <cpuid.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,6 +72,16 @@ static int tsc_off(void)
     return 0;
 }
 
+static int avx(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_AVX) || !(c & bit_OSXSAVE))
+        return 0;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (lo & 6) == 6;
+}
+
 int main(void)
 {
     /* the non-canonical rsp probe faults with no usable stack */
@@ -88,7 +102,7 @@ int main(void)
         perror("hostcaps: prctl(PR_SET_TSC)");
         return 2;
     }
-    printf("ia32 %s\ntsc-off %s\nnoncanon-rsp %s\n", ia32() ? "yes" : "no", t ? "yes" : "no",
-           noncanon_rsp() ? "yes" : "no");
+    printf("ia32 %s\ntsc-off %s\nnoncanon-rsp %s\navx %s\n", ia32() ? "yes" : "no",
+           t ? "yes" : "no", noncanon_rsp() ? "yes" : "no", avx() ? "yes" : "no");
     return 0;
 }

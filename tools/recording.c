@@ -13,7 +13,7 @@
 
 #include <glib/gstdio.h>
 
-static const char *const capabilities[] = { "ia32", "tsc-off", "noncanon-rsp" };
+static const char *const capabilities[] = { "ia32", "tsc-off", "noncanon-rsp", "avx" };
 
 static gboolean elf_is_i386(const char *path)
 {
@@ -72,7 +72,7 @@ gchar *native_lacks(const char *probe, const char *program, char **needs, GError
             known |= strcmp(*n, capabilities[k]) == 0;
         if (!known) {
             g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                        "unknown capability %s (ia32, tsc-off, noncanon-rsp)", *n);
+                        "unknown capability %s (ia32, tsc-off, noncanon-rsp, avx)", *n);
             g_ptr_array_free(want, TRUE);
             return NULL;
         }
