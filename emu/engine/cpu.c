@@ -23,7 +23,8 @@
 /* The CPU the guest sees: AMD's first EPYC (Zen), whose features the
  * engine trims at creation to those it implements (Unicorn's TCG feature
  * lists): SSE3, SSSE3, SSE4.1/4.2, SSE4a, POPCNT, LZCNT, MOVBE, AES,
- * PCLMULQDQ, BMI1/2, ADX, CX16, XSAVE, FSGSBASE, RDTSCP; no AVX.  Unicorn's
+ * PCLMULQDQ, BMI1/2, ADX, CX16, XSAVE, FSGSBASE, RDTSCP, AVX, AVX2, FMA,
+ * F16C (x86-64-v3); no AVX-512.  Unicorn's
  * default, qemu64, stops at SSE3, so a guest that checks cpuid took the
  * slow paths, and a native run on any machine of the last fifteen years
  * differs from ours.  The vendor stays AMD, as qemu64's was.

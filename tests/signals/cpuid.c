@@ -145,14 +145,14 @@ enum reg { EAX, EBX, ECX, EDX };
 
 /* The features seccomp-emu's engine runs, by name (emu/engine/cpu.c trims
  * the guest's cpuid to them).  The one list to change when the engine
- * learns a feature: AVX, AVX2, FMA and F16C are one line, "avx", "avx2",
- * "fma", "f16c", "xstate-ymm". */
+ * learns a feature. */
 static const char *const engine_models[] = {
     "fpu", "tsc", "cx8", "cmov", "clflush", "mmx", "fxsr", "sse", "sse2",
     "sse3", "pclmulqdq", "ssse3", "cx16", "sse4_1", "sse4_2", "movbe", "popcnt", "aes",
     "xsave", "osxsave", "xsaveopt", "xgetbv1",
     "fsgsbase", "bmi1", "bmi2", "erms", "adx", "clflushopt", "clwb", "rdpid",
     "lahf_lm", "abm", "sse4a", "3dnowprefetch", "mmxext", "rdtscp", "3dnowext", "3dnow",
+    "avx", "avx2", "fma", "f16c", "xstate-ymm",
 };
 
 struct feature {
@@ -185,7 +185,7 @@ static const struct feature features[] = {
      * user code only */
     { "monitor", 1, 0, ECX, 3, NULL, NOT_CPL3("MONITOR/MWAIT") },
     { "ssse3", 1, 0, ECX, 9, p_ssse3, NULL },
-    { "fma", 1, 0, ECX, 12, p_fma, "FMA (VEX): not in the engine" },
+    { "fma", 1, 0, ECX, 12, p_fma, NULL },
     { "cx16", 1, 0, ECX, 13, P64(p_cx16), NULL },
     { "sse4_1", 1, 0, ECX, 19, p_sse41, NULL },
     { "sse4_2", 1, 0, ECX, 20, p_sse42, NULL },
@@ -194,13 +194,13 @@ static const struct feature features[] = {
     { "aes", 1, 0, ECX, 25, p_aes, NULL },
     { "xsave", 1, 0, ECX, 26, NULL, NULL }, /* runs with osxsave, probed there */
     { "osxsave", 1, 0, ECX, 27, p_osxsave, NULL },
-    { "avx", 1, 0, ECX, 28, p_avx, "AVX: not in the engine" },
-    { "f16c", 1, 0, ECX, 29, p_f16c, "F16C (VEX): not in the engine" },
+    { "avx", 1, 0, ECX, 28, p_avx, NULL },
+    { "f16c", 1, 0, ECX, 29, p_f16c, NULL },
     { "rdrand", 1, 0, ECX, 30, p_rdrand, "RDRAND: not in the engine" },
     { "fsgsbase", 7, 0, EBX, 0, P64(p_fsgsbase), NULL },
     { "bmi1", 7, 0, EBX, 3, p_bmi1, NULL },
     { "hle", 7, 0, EBX, 4, NULL, "TSX: not in the engine" },
-    { "avx2", 7, 0, EBX, 5, p_avx2, "AVX2: not in the engine" },
+    { "avx2", 7, 0, EBX, 5, p_avx2, NULL },
     { "bmi2", 7, 0, EBX, 8, p_bmi2, NULL },
     { "erms", 7, 0, EBX, 9, p_erms, NULL },
     { "rtm", 7, 0, EBX, 11, NULL, "TSX: not in the engine" },
@@ -271,7 +271,7 @@ static const struct feature features[] = {
     { "clzero", 0x80000008, 0, EBX, 0, NULL, "CLZERO: not in the engine" },
     { "rdpru", 0x80000008, 0, EBX, 4, NULL, "RDPRU: not in the engine" },
     /* XSAVE state components the CPU supports */
-    { "xstate-ymm", 0xd, 0, EAX, 2, NULL, "the AVX state: not in the engine" },
+    { "xstate-ymm", 0xd, 0, EAX, 2, NULL, NULL },
     { "xstate-avx512-opmask", 0xd, 0, EAX, 5, NULL, AVX512 },
     { "xstate-avx512-zmm-hi256", 0xd, 0, EAX, 6, NULL, AVX512 },
     { "xstate-avx512-hi16-zmm", 0xd, 0, EAX, 7, NULL, AVX512 },
