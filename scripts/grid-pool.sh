@@ -6,26 +6,16 @@
 # job and that jobs trying to bypass the wrapper run nothing, then tears
 # everything down (also on failure).  Needs root (mount, chroot).
 #
-# The host's packages are left alone: HTCondor lives in the chroot, which
-# is built once with debootstrap (about 4 minutes) and cached as a tarball
-# under /var/tmp (GRID_CACHE), keyed by GRID_ROOT_KEY.
+# The host's packages are left alone: HTCondor lives in the chroot
+# (scripts/lib/grid-root.bash builds it once and caches it).
 . "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 REPO=$PWD
 
-GRID_CACHE=${GRID_CACHE:-/var/tmp/seccomp-emu-grid}
-# Bump when the package list below changes: a new tarball is built.
-GRID_ROOT_KEY=trixie-condor-1
-GRID_MIRROR=${GRID_MIRROR:-http://deb.debian.org/debian}
-PACKAGES="condor minicondor python3"
-if command -v zstd >/dev/null; then   # 3x faster to unpack than gzip here
-    TARBALL=$GRID_CACHE/$GRID_ROOT_KEY.tar.zst TAR_COMPRESS=(--use-compress-program="zstd -T0 -3")
-else
-    TARBALL=$GRID_CACHE/$GRID_ROOT_KEY.tar.gz TAR_COMPRESS=(--gzip)
-fi
 WORK=$REPO/build/grid
 ROOT=$WORK/root
-USER_NAME=gridder
+. scripts/lib/grid-root.bash
+USER_NAME=$GRID_USER
 HOME_IN=/home/$USER_NAME
 LIBEXEC=/usr/local/libexec/seccomp-emu-grid
 
@@ -51,28 +41,6 @@ fi
 for f in build/seccomp-emu build/examples/safe_job64 build/examples/raw/count_job_i386.text.bin; do
     [ -e "$f" ] || fail "$f was not built (the grid needs the x86 guests)"
 done
-
-# ---- the chroot, built once and cached ----
-build_root() {  # into $ROOT (a fresh machine), then cached as $TARBALL
-    command -v debootstrap >/dev/null || {
-        say "installing debootstrap (host tool to build the chroot)"
-        DEBIAN_FRONTEND=noninteractive quiet apt-get install -y -q debootstrap
-    }
-    mkdir -p "$GRID_CACHE"
-    say "building the trixie chroot (once; cached afterwards as $TARBALL)"
-    nice -n 10 debootstrap --variant=minbase trixie "$ROOT" "$GRID_MIRROR" >"$GRID_CACHE/debootstrap.log" 2>&1 \
-        || fail "debootstrap failed: see $GRID_CACHE/debootstrap.log"
-    printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"   # no services started in the chroot
-    chmod +x "$ROOT/usr/sbin/policy-rc.d"
-    mount -t proc proc "$ROOT/proc"; MOUNTS+=("$ROOT/proc")
-    DEBIAN_FRONTEND=noninteractive nice -n 10 chroot "$ROOT" sh -c \
-        "apt-get update -q && apt-get install -y -q --no-install-recommends $PACKAGES && apt-get clean" \
-        >"$GRID_CACHE/apt.log" 2>&1 || fail "installing $PACKAGES in the chroot failed: see $GRID_CACHE/apt.log"
-    umount "$ROOT/proc"; unset 'MOUNTS[-1]'
-    chroot "$ROOT" useradd -m -s /bin/sh "$USER_NAME"
-    # Written aside and renamed: an interrupted run leaves no half tarball.
-    tar -C "$ROOT" "${TAR_COMPRESS[@]}" -cf "$TARBALL.part.$$" . && mv "$TARBALL.part.$$" "$TARBALL"
-}
 
 # Before the trap: the tear-down must not stop another run's pool.
 grep -q " $ROOT " /proc/mounts && fail "$ROOT is mounted (a pool still running?)"
@@ -121,11 +89,7 @@ mkdir -p "$ROOT"
 # copy unpacks faster and goes away with the unmount (about 600 MB of RAM
 # while the pool runs).
 mount -t tmpfs -o size=2g,mode=755 seccomp-emu-grid "$ROOT"; MOUNTS+=("$ROOT")
-if [ -f "$TARBALL" ]; then
-    tar -C "$ROOT" "${TAR_COMPRESS[@]}" -xf "$TARBALL"
-else
-    build_root
-fi
+grid_root_unpack "$ROOT"
 mount -t proc proc "$ROOT/proc"; MOUNTS+=("$ROOT/proc")
 mount --bind /dev "$ROOT/dev"; MOUNTS+=("$ROOT/dev")
 say "chroot ready in $(( $(date +%s) - started )) s"
