@@ -25,8 +25,10 @@ import sys
 import threading
 import time
 
-import htcondor
-import classad
+try:
+    import htcondor
+except ImportError:  # grid/submit/quorum.py --loop uses the job list on hosts without HTCondor
+    htcondor = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BATCH_TIMEOUT = 900  # seconds for the whole batch: a bound, never a measurement
