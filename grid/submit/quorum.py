@@ -9,7 +9,8 @@ BOINC's quorum, on an HTCondor pool whose workers are strangers' machines:
   when they disagree a third copy runs on a third machine, and so on, until
   two agree (the canonical result) or --max-instances copies ran;
 - a worker whose result differs from the canonical one loses reputation
-  (halved; an agreeing result gives back 0.1, up to 1); under
+  (halved; an agreeing result gives back only 0.02, up to 1, so that two
+  losses within some 25 results weigh as two in a row); under
   --min-reputation it is excluded: no more work, its running copies are
   removed and re-issued elsewhere, its results no longer count;
 - a worker gets work only after it answered a canary: a job whose answer
@@ -58,6 +59,11 @@ import master as single  # noqa: E402  the seed's jobs as submit variables (grid
 # with mode one the workers' owners list in SECCOMP_EMU_MODES ("emulated":
 # no --strict).  Each runs as a work unit like the seed's jobs.
 REAL_PROGRAMS = []
+
+# What an agreeing result gives back after a loss halved the reputation:
+# small, so that a worker lying on one job in five still falls under
+# --min-reputation (0.3) at its second loss.
+REPUTATION_REGAINED = 0.02
 
 CANARY_OUTPUT = "canary {nonce}: {hash:016x}\n"
 CANARY_STATUS = (0, 9)  # killed by SIGKILL at getpid, as strict mode does
@@ -374,12 +380,18 @@ class Quorum:
         workers = ", ".join(self.admitted())
         unfinished = (f'GridBatch == "{self.batch}" && GridKind != "canary" && JobStatus != 3 '
                       f'&& JobStatus != 4')
-        try:
-            self.schedd.edit(unfinished, "GridWorkers", f'"{workers}"')
-        except self.htcondor.HTCondorIOError:
-            # The schedd refuses an edit that matches no job (none submitted yet).
-            if self.schedd.query(unfinished, ["ProcId"], limit=1):
-                raise
+        for attempt in range(5):
+            try:
+                self.schedd.edit(unfinished, "GridWorkers", f'"{workers}"')
+                return
+            except Exception as e:  # the bindings raise HTCondorIOError, or SystemError around it
+                # The schedd refuses an edit that matches no job (none submitted
+                # yet), and one whose job leaves the queue during the edit.
+                if not self.schedd.query(unfinished, ["ProcId"], limit=1):
+                    return
+                self.say(f"publishing the admitted workers failed ({str(e).splitlines()[0]}); again")
+                time.sleep(1)
+        raise SystemExit("quorum: cannot publish the admitted workers to the schedd")
 
     def exclude(self, w, why):
         if w.state == "excluded":
@@ -401,7 +413,15 @@ class Quorum:
     # -- submitting
     def submit_items(self, items):
         """items: (Instance, submit variables); returns when queued."""
-        result = self.schedd.submit(self.submit, itemdata=iter([v for _, v in items]))
+        for attempt in range(3):
+            try:
+                result = self.schedd.submit(self.submit, itemdata=iter([v for _, v in items]))
+                break
+            except Exception as e:  # a submission is all or nothing: try again
+                if attempt == 2:
+                    raise
+                self.say(f"submitting {len(items)} copies failed ({str(e).splitlines()[0]}); again")
+                time.sleep(2)
         cluster, first = result.cluster(), result.first_proc()
         for k, (inst, _) in enumerate(items):
             inst.job = (cluster, first + k)
@@ -515,7 +535,7 @@ class Quorum:
             return
         if valid:
             w.valid += 1
-            w.reputation = min(1.0, w.reputation + 0.1)
+            w.reputation = min(1.0, w.reputation + REPUTATION_REGAINED)
         else:
             w.invalid += 1
             w.reputation /= 2
@@ -596,9 +616,14 @@ class Quorum:
                 self.say(f"{inst.label}: started again, on {m} (before: {', '.join(inst.machines[:-1])})")
             if inst.wu is not None:
                 siblings = [i for i in inst.wu.instances if i is not inst and i.outstanding]
-                if siblings:
-                    avoid = ", ".join(sorted(self.avoid(inst.wu)))
-                    self.schedd.edit([f"{i.job[0]}.{i.job[1]}" for i in siblings], "GridAvoid", f'"{avoid}"')
+                avoid = ", ".join(sorted(self.avoid(inst.wu)))
+                for sib in siblings:
+                    try:
+                        self.schedd.edit([f"{sib.job[0]}.{sib.job[1]}"], "GridAvoid", f'"{avoid}"')
+                    except Exception:
+                        # It left the queue meanwhile (its own event follows); a
+                        # copy that still ran on this machine is discarded.
+                        pass
                 w = self.workers.get(m)
                 if w is not None and w.state == "excluded":
                     self.remove(inst, "started on an excluded worker")
@@ -700,6 +725,9 @@ class Quorum:
             for i in wu.instances:
                 if i.result is not None and i.verdict is None:
                     i.verdict = "discarded"   # from a worker excluded before it could count
+        # Copies of work units still queued or running at the end: with every
+        # work unit settled there are none (settling removes the spare copies).
+        self.leftover = [i.label for wu in self.units for i in wu.instances if i.outstanding]
         left = [i for wu in self.units for i in wu.instances if i.outstanding]
         left += [w.canary_pending for w in self.workers.values() if w.canary_pending is not None]
         for inst in left:
@@ -724,7 +752,7 @@ class Quorum:
         verdicts = collections.Counter(i.verdict or i.state for i in copies)
         ran = sum(1 for i in copies if i.terminations)
         doubled = sum(1 for i in copies if i.terminations > 1)
-        lost = [i.label for i in copies if i.state in ("idle", "running", "suspended")]
+        lost = [wu.id for wu in self.units if wu.canonical is None] + self.leftover
         canaries = self.canary_count
         say("")
         say(f"work units: {resolved} of {units} reached a quorum"
@@ -734,7 +762,8 @@ class Quorum:
         say(f"copies: {len(copies)} submitted, {ran} ran to the end ("
             + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) + f"); {self.tie_breakers} "
             f"tie-breakers; {canaries} canaries")
-        say(f"results lost: {len(lost)}; results doubled: {doubled}")
+        say(f"results lost: {len(lost)} (work units without a canonical result, copies never accounted "
+            f"for); results doubled: {doubled} (copies that terminated twice)")
         cores = os.cpu_count() or 1
         minutes = elapsed / 60
         say(f"time: {elapsed:.0f} s for {units} work units: {units / minutes:.1f} work units/min, "
