@@ -21,11 +21,6 @@ LIBEXEC=/usr/local/libexec/seccomp-emu-grid
 
 say() { echo "grid-pool: $*"; }
 fail() { echo "grid-pool: FAIL: $*" >&2; exit 1; }
-wait_for() {  # seconds, description, command...
-    local t=$1 what=$2; shift 2
-    for _ in $(seq 1 "$t"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
-    fail "$what within $t s"
-}
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "grid-pool: needs root (it mounts and chroots); try: sudo $0" >&2

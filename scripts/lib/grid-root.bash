@@ -1,8 +1,8 @@
-# The trixie chroot with HTCondor that the grid's test pools run in
-# (scripts/grid-pool.sh, scripts/grid-net.sh), built once with debootstrap
-# (about 4 minutes) and cached as a tarball under GRID_CACHE, keyed by
-# GRID_ROOT_KEY.  Sourced; the caller defines say, fail and the MOUNTS
-# array its tear-down undoes.
+# What the grid's test pools (scripts/grid-pool.sh, scripts/grid-net.sh)
+# share: the trixie chroot with HTCondor they run in, built once with
+# debootstrap (about 4 minutes) and cached as a tarball under GRID_CACHE,
+# keyed by GRID_ROOT_KEY; and wait_for.  Sourced; the caller defines say,
+# fail and the MOUNTS array its tear-down undoes.
 #
 # HTCondor is packaged in Debian trixie, not bookworm, and installing it on
 # bookworm would pull a newer libc, Python and systemd into the host: the
@@ -52,4 +52,10 @@ grid_root_unpack() {
     else
         grid_root_build "$1"
     fi
+}
+
+wait_for() {  # seconds, description, command...: until the command succeeds, or fail
+    local t=$1 what=$2; shift 2
+    for _ in $(seq 1 "$t"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
+    fail "$what within $t s"
 }
