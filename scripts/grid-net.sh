@@ -25,7 +25,7 @@
 # failure and Ctrl-C.  GRID_NET_INSPECT=1 keeps the pool up at the end until
 # build/grid-net/inspect is removed; GRID_NET_SECCOMP_EMU gives the workers
 # another seccomp-emu than build/'s.  Needs root (namespaces, mounts, chroot).
-set -euo pipefail
+. "$(dirname "$0")/lib/fail-loudly.bash"
 shopt -s extglob
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -46,7 +46,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 command -v ip >/dev/null || fail "needs ip (iproute2)"
 
-. scripts/grid-root.sh
+. scripts/lib/grid-root.bash
 
 WORK=$REPO/build/grid-net
 FS=$WORK/fs                 # one tmpfs: the shared lower tree and every node's layer
@@ -73,7 +73,7 @@ as_gridder() { local n=$1; shift; on "$n" runuser -u "$GRID_USER" -- "$@"; }
 
 # An existing build is only brought up to date (CI has just built it).
 if [ -f build/build.ninja ]; then
-    meson compile -C build >/dev/null
+    quiet meson compile -C build
 else
     scripts/build.sh
 fi
@@ -100,7 +100,7 @@ processes_in() {  # pids whose root is the given directory or under it (one pass
 teardown() {
     local rc=$?
     set +e
-    trap - INT TERM
+    trap - INT TERM ERR   # the tear-down tries everything; a step that fails is not the failure reported
     if [ -n "${GRID_NET_INSPECT:-}" ]; then   # debugging: the pool stays up until this file goes
         touch "$WORK/inspect"
         echo "grid-net: pool kept for inspection; rm $WORK/inspect to tear down" >&2
@@ -405,7 +405,7 @@ wait_target() {  # description: sets TARGET_JOB TARGET_LABEL TARGET_NODE, or ret
 t() { echo "t+$(( $(date +%s) - batch_started ))s"; }
 kill_node() {  # its cable pulled and every process of it killed: a machine that died
     ip -n "$SWITCH" link set "p-$1" down
-    for p in $(processes_in "$(root_of "$1")"); do kill -KILL "$p" 2>/dev/null; done
+    for p in $(processes_in "$(root_of "$1")"); do kill -KILL "$p" 2>/dev/null || true; done
 }
 collector_back() { [ "$(on submit condor_status -af Machine 2>/dev/null | sort -u | wc -l)" -ge 4 ]; }
 

@@ -45,6 +45,7 @@ MOUNTS=()
 teardown() {
     local rc=$?
     set +e
+    trap - ERR   # the tear-down tries everything; a step that fails is not the failure reported
     if [ -n "${GRID_POOL_INSPECT:-}" ]; then   # debugging: the pool stays up until this file goes
         touch "$WORK/inspect"
         echo "grid-pool: pool kept for inspection (chroot $ROOT); rm $WORK/inspect to tear down" >&2
