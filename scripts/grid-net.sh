@@ -515,6 +515,7 @@ def say(text): print("say", text)
 def check(ok, what): print("check", 1 if ok else 0, what)
 def worker(n): return s["workers"].get(f"{n}.{dom}", {})
 def copy(label): return s["events"].get(label, {})
+def once_valid(c): return c.get("terminations") == 1 and c.get("verdict") == "valid"
 def ran(c): return (f"ran on {', '.join(m.split('.')[0] for m in c.get('machines', [])) or 'nothing'}, "
                     f"events {c.get('events') or 'none'}, {c.get('terminations', 0)} termination(s), "
                     f"verdict {c.get('verdict')}")
@@ -532,8 +533,8 @@ say(f"{E['LIAR']} (liar): {w.get('state')}, canaries {w.get('canaries_passed')}/
 check(w.get("state") == "excluded" and w.get("canaries_failed", 1) == 0 and w.get("invalid", 0) >= 2,
       f"the liar ({E['LIAR']}) passed its canaries, lost validations and was excluded")
 for n in E["EXECS"].split():
-    if n in (E["LIAR"], E["PRETENDER"], E["SUSP_NODE"]):
-        continue   # the suspended job's worker: judged by that job below
+    if n in (E["LIAR"], E["PRETENDER"]):
+        continue
     w = worker(n)
     check(w.get("state") == "admitted" and w.get("invalid", 1) == 0,
           f"honest worker {n} kept: {w.get('state')}, {w.get('valid')} valid, {w.get('invalid')} invalid")
@@ -542,14 +543,14 @@ if E["KILL_LABEL"]:
     say(f"{E['KILL_LABEL']} (on {E['KILL_NODE']} when it was killed): {ran(c)}")
     ms = c.get("machines", [])
     check(len(ms) >= 2 and ms[0].startswith(E["KILL_NODE"] + ".") and not ms[-1].startswith(E["KILL_NODE"] + ".")
-          and c.get("terminations") == 1 and c.get("verdict") == "valid",
+          and once_valid(c),
           "the job on the killed worker was rescheduled, completed elsewhere once, and validated")
 else:
     check(False, "a worker was killed mid-job")
 if E["DROP_LABEL"]:
     c = copy(E["DROP_LABEL"])
     say(f"{E['DROP_LABEL']} (on {E['DROP_NODE']} when its network dropped): {ran(c)}")
-    check(c.get("terminations") == 1 and c.get("verdict") == "valid",
+    check(once_valid(c),
           "the job on the worker that lost its network completed once and was validated")
 else:
     check(False, "a worker lost its network mid-job")
@@ -557,7 +558,7 @@ if E["SUSP_LABEL"]:
     c = copy(E["SUSP_LABEL"])
     say(f"{E['SUSP_LABEL']} (suspended and resumed on {E['SUSP_NODE']}): {ran(c)}")
     check(E["SUSP_SEEN"] == "1", "the suspended job was seen suspended (JobStatus 7)")
-    check(c.get("terminations") == 1 and c.get("verdict") == "valid",
+    check(once_valid(c),
           "the suspended job, resumed, completed once and was validated")
 else:
     check(False, "a job was suspended and resumed")
