@@ -41,16 +41,18 @@ static int64_t host_result(struct task *t, ssize_t n)
 
 /* Host iovecs for a guest buffer: its mapped pieces, then the guard for
  * whatever is not mapped, so the host kernel meets the fault where Linux
- * would and answers with its own rules.  Returns the count of iovecs. */
+ * would and answers with its own rules.  Returns the count of iovecs.
+ * Pieces that fill all `max` slots end the buffer there: the transfer
+ * stops short, as at a fault, never with a guard over mapped memory. */
 static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, struct iovec *iov,
                      int max)
 {
     uint64_t covered = 0;
     int n = 0;
     if (len)
-        n = mm_iovecs(t->mm, buf, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov,
-                      max - 1, &covered);
-    if (covered < len) {
+        n = mm_iovecs(t->mm, buf, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov, max,
+                      &covered);
+    if (covered < len && n < max) {
         iov[n].iov_base = mm_guard();
         iov[n].iov_len = len - covered;
         n++;

@@ -24,6 +24,7 @@
 #define NR_mremap_LINUX NR(25, 163)
 #define NR_brk_LINUX NR(12, 45)
 #define NR_writev_LINUX NR(20, 146)
+#define NR_readv_LINUX NR(19, 145)
 #define PR_SET_SECCOMP_LINUX 22
 #define PROT_READ_LINUX 1
 #define PROT_WRITE_LINUX 2

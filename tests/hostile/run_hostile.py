@@ -124,7 +124,8 @@ TRICKS = [(a, False, "32 64", SAME) for a in [
     "exec_rw", "exec_mprotect", "exec_after_munmap", "write_from_kpage", "read_into_kpage",
     "mprotect_kpage", "madvise_kpage", "munmap_kpage", "mremap_kpage", "mmap_kpage", "wrap",
     "wrap_neg", "huge_count", "huge_count_31", "read_huge", "read_31", "partial",
-    "writev_1025", "writev_negative", "writev_wrap", "stack", "mmap_flood", "brk_flood",
+    "writev_1025", "writev_1024", "readv_1024", "writev_negative", "writev_wrap", "stack",
+    "mmap_flood", "brk_flood",
     "out_flood", "int1", "int6", "icebp"]]
 TRICKS += [(a, True, "32 64", SAME) for a in [
     "int3", "int129", "ud2", "rdtsc", "popf_tf", "iret_kcs", "jmp_kpage", "exec_data",
@@ -155,7 +156,8 @@ TRICKS += [("far_getpid", False, "32", (0, SIGBUS, FAR32)),
            ("far_getpid", True, "32", (SIGKILL, SIGBUS, FAR32)),
            ("far_stat", False, "32", (0, SIGBUS, FAR32)),
            ("far_stat", True, "32", (SIGKILL, SIGBUS, FAR32))]
-STDIN_FOR = {"read_into_kpage": b"sixteen bytes..\n" * 4}
+STDIN_FOR = {"read_into_kpage": b"sixteen bytes..\n" * 4,
+             "readv_1024": bytes(range(256)) * 5}
 # What a 64-bit case needs of the host natively besides a plain kernel: far
 # transfers into 32-bit code use IA-32's selector 0x23 (and its entries); a
 # system call with a non-canonical rsp returns only where nothing but Linux's

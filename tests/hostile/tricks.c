@@ -267,6 +267,20 @@ static long counts(const char *a)
         static ulong iov[2 * 1025];
         return SYS3(NR_writev_LINUX, 1, iov, 1025);
     }
+    if (h_streq(a, "writev_1024") || h_streq(a, "readv_1024")) {
+        /* Exactly IOV_MAX one-byte segments: every one of them moves. */
+        static ulong iov[2 * 1024];
+        for (int i = 0; i < 1024; i++)
+            iov[2 * i] = (ulong)&buf[i], iov[2 * i + 1] = 1;
+        if (h_streq(a, "writev_1024")) {
+            for (int i = 0; i < 1024; i++)
+                buf[i] = (char)('a' + i % 26);
+            return SYS3(NR_writev_LINUX, 1, iov, 1024);
+        }
+        long r = SYS3(NR_readv_LINUX, 0, iov, 1024);
+        SYS3(NR_write_LINUX, 1, buf, r > 0 ? r : 0);
+        return r;
+    }
     if (h_streq(a, "writev_negative")) {
         static long iov[2] = { 0, -1 };
         iov[0] = (long)buf;
