@@ -341,8 +341,8 @@ int main(int argc, char **argv)
     if ((e = signal_setup(t)) || (e = fault_install(t->cpu)) || (e = async_start(t)) ||
         (e = limits_setup(t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    /* Linux's legacy top-down layout: mmap below a 128 MiB stack gap. */
-    t->mm->mmap_base = top - (128u << 20);
+    /* Linux's top-down layout: mmap below room for RLIMIT_STACK. */
+    t->mm->mmap_base = mm_mmap_base(top, t->group->rlim[RLIMIT_STACK_LINUX].cur);
     bool mapping_failed = false;
     e = raw ? raw_start(t, &rimg, &entry, &sp)
             : load_elf(t, (const uint8_t *)data, len, &info, argv + first, prog, &entry, &sp,

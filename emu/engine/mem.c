@@ -1142,6 +1142,15 @@ void mm_hide(struct mm *mm, uint64_t addr)
         VMA(mm, i)->hidden = true;
 }
 
+uint64_t mm_mmap_base(uint64_t task_size, uint64_t stack_rlim)
+{
+    uint64_t gap = stack_rlim, pad = STACK_GUARD_GAP_LINUX;
+    if (gap + pad > gap) /* values close to RLIM_INFINITY overflow */
+        gap += pad;
+    gap = CLAMP(gap, 128ull << 20, task_size / 6 * 5);
+    return PAGE_ALIGN_LINUX(task_size - gap);
+}
+
 void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special)
 {
     guint i = first_above(mm, addr);

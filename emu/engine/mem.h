@@ -154,6 +154,11 @@ uint32_t mm_uc_prot(int prot);
  * kernel memory is (the CPU can still read it: docs/threat-model.md). */
 void mm_hide(struct mm *mm, uint64_t addr);
 
+/* Where the top-down mmap area starts below a stack at `task_size`, as
+ * x86's mmap_base() puts it without randomisation: RLIMIT_STACK and the
+ * stack guard gap, at least 128 MiB and at most 5/6 of the space. */
+uint64_t mm_mmap_base(uint64_t task_size, uint64_t stack_rlim);
+
 /* The mapping at `addr` is one of the kernel's special mappings. */
 void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special);
 

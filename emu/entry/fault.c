@@ -20,8 +20,13 @@
 #include "emu/engine/cpu.h"
 #include "emu/kernel/signal.h"
 
-#define STACK_GUARD_GAP (256 * PAGE_SIZE_LINUX) /* stack_guard_gap */
-#define GROW_STEP (64 * 1024)        /* fewer, larger pieces; capped at the limit */
+#define STACK_GUARD_GAP STACK_GUARD_GAP_LINUX
+/* The least the stack grows by.  It grows by its own size when that is
+ * more: each piece is a mapping of its own in the engine, whose memory view
+ * is rebuilt at every map, so pieces of a fixed size made deep recursion
+ * quadratic (100 MiB of stack took 13 s); doubling makes it a few dozen
+ * maps.  Host memory is spent only where the guest touches. */
+#define GROW_STEP (64 * 1024)
 
 static struct {
     bool pending; /* a fill was refused since the engine started */
@@ -371,10 +376,13 @@ static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
     if (want < 0x10000 || want < STACK_GUARD_GAP ||
         !mm_range_free(t->mm, want - STACK_GUARD_GAP, STACK_GUARD_GAP))
         return "stack overflow: the stack would run into another mapping";
-    /* A little more than asked, never past the limit or the guard gap. */
-    uint64_t low = want;
-    if (next->start >= GROW_STEP && next->start - GROW_STEP < low) {
-        uint64_t cand = next->start - GROW_STEP;
+    /* More than asked (GROW_STEP), never past the limit or the guard gap. */
+    uint64_t stack_end = next->end;
+    for (const struct vma *v; (v = mm_find(t->mm, stack_end)) && vma_is_stack(v);)
+        stack_end = v->end;
+    uint64_t step = MAX((uint64_t)GROW_STEP, stack_end - next->start), low = want;
+    if (next->start >= step && next->start - step < low) {
+        uint64_t cand = next->start - step;
         if (rlim != RLIM_INFINITY_LINUX && top - cand > rlim)
             cand = top - (rlim & ~(PAGE_SIZE_LINUX - 1));
         if (cand < low && cand >= STACK_GUARD_GAP &&
@@ -382,6 +390,12 @@ static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
             low = cand;
     }
     err_t e = mm_map_fixed(t->mm, low, next->start - low, next->prot, STACK_VMA_NAME, NULL);
+    if (e && low < want) {
+        /* The extra may be what RLIMIT_AS refuses: Linux charges only
+         * what the access needs. */
+        err_free(e);
+        e = mm_map_fixed(t->mm, want, next->start - want, next->prot, STACK_VMA_NAME, NULL);
+    }
     if (e) {
         err_free(e);
         return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";

@@ -663,6 +663,24 @@ def resources(emu, guests):
             check(rss <= base + RESOURCE_SLACK and wall <= 20,
                   "%s: peak RSS %d KiB (a trivial job %d KiB, at most %d more), %.2f s (at most "
                   "--timeout=20)" % (name, rss, base, RESOURCE_SLACK, wall))
+        # 160 MiB of stack under RLIMIT_STACK=256M: the mmap area starts
+        # below what the limit allows (once a fixed 128 MiB below the top,
+        # SIGSEGV), and growing it costs the pages touched (once 13 s for
+        # 100 MiB).
+        name = "resources%s deep_stack" % bits
+        limit = (resource.RLIMIT_STACK, 256 << 20)
+        es, eout, wall, rss = timed([emu, "--timeout=20", g, "deep_stack"], rlimits=[limit])
+        ns, nout = judged(oracle, name, g,
+                          lambda: digest(*run([g, "deep_stack"], native=True, rlimits=[limit])),
+                          digest(es, eout),
+                          request=native_request([g, "deep_stack"], rlimits=[limit]))
+        check(ns is not None and (ns, nout) == digest(es, eout),
+              "%s matches the kernel: native %s, emulated %s %s" % (
+                  name, describe(ns) if ns is not None else "none", describe(es),
+                  "" if (ns, nout) == digest(es, eout) else shown(eout)))
+        check(rss <= base + (160 << 10) + RESOURCE_SLACK and wall <= 20,
+              "%s: peak RSS %d KiB (a trivial job %d KiB + the 160 MiB touched, at most %d more), "
+              "%.2f s (at most --timeout=20)" % (name, rss, base, RESOURCE_SLACK, wall))
         # A segment claiming nearly all of the address space: SIGSEGV at
         # once, as execve past its point of no return, never a page walk.
         with tempfile.TemporaryDirectory() as d:

@@ -684,8 +684,24 @@ static long limited_floods(const char *a)
 
 static long mapped_at(long r) { return r < 0 && r > -4096 ? r : 0; }
 
+/* A stack DEEP_FRAMES pages deep (about 160 MiB): past the 128 MiB the
+ * mmap area once left it, and within the RLIMIT_STACK the harness sets. */
+#define DEEP_FRAMES 40000
+static long deep(long n)
+{
+    volatile char pad[4096];
+    pad[0] = (char)n;
+    if (n == 0)
+        return 0;
+    return deep(n - 1) + pad[0] - (char)n;
+}
+
 static long resources(const char *a)
 {
+    if (h_streq(a, "deep_stack")) {
+        report("recursion through 160 MiB of stack", deep(DEEP_FRAMES));
+        return 0;
+    }
     if (h_streq(a, "madv_huge")) {
         char *p = (char *)SYS6(NR_mmap_LINUX, 0, HUGE_RESERVE, 0,
                                MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_NORESERVE_LINUX, -1, 0);
