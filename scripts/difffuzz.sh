@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Differential fuzzing of seccomp-emu against this host's kernel (issue 25):
-#   scripts/difffuzz.sh SECONDS [SEED]
+#   scripts/difffuzz.sh SECONDS [SEED [FAMILY]]
+# FAMILY: calls (default) or mm (the memory-management calls over a region
+# with holes, the vDSO, the break and the stack; issue 33).
 # Runs random op lists (tests/difffuzz) natively and under build/seccomp-emu
 # for SECONDS, prints every difference (minimised), saves each new one under
 # build/difffuzz-new/, and ends with the number of programs and calls run
@@ -9,7 +11,7 @@
 . "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
-    echo "usage: scripts/difffuzz.sh SECONDS [SEED]" >&2
+    echo "usage: scripts/difffuzz.sh SECONDS [SEED [FAMILY]]" >&2
     exit 2
 fi
 for f in build/seccomp-emu build/tests/guests/difffuzz32 build/tests/guests/difffuzz64; do
@@ -20,6 +22,7 @@ for f in build/seccomp-emu build/tests/guests/difffuzz32 build/tests/guests/diff
 done
 seed=()
 [ $# -ge 2 ] && seed=(--seed "$2")
+[ $# -ge 3 ] && seed+=(--family "$3")
 exec python3 -u tests/difffuzz/difffuzz.py --emu build/seccomp-emu \
     --guest32 build/tests/guests/difffuzz32 --guest64 build/tests/guests/difffuzz64 \
     run "$1" "${seed[@]}" --save build/difffuzz-new

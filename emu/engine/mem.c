@@ -503,6 +503,9 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
     bool taken = !range_free(mm, addr, plen);
     if (taken && (flags & MAP_FIXED_NOREPLACE_LINUX))
         return -EEXIST_LINUX;
+    /* Replacing part of a special mapping would split it: refused. */
+    if (taken && range_splits_special(mm, addr, addr + plen))
+        return -EINVAL_LINUX;
     /* An anonymous mapping is private or shared, nothing else (a shared
      * one cannot grow down); MAP_DROPPABLE is a private one whose pages
      * the kernel may drop. */
@@ -733,6 +736,10 @@ static int64_t unmap_range(struct mm *mm, uint64_t addr, uint64_t len)
 {
     if (!len)
         return 0;
+    /* do_vmi_munmap(): a range past the top of user space (an old length
+     * near 2^64 wraps) is refused whole. */
+    if (addr > mm->limit || len > mm->limit - addr)
+        return -EINVAL_LINUX;
     if (range_splits_special(mm, addr, addr + len))
         return -EINVAL_LINUX;
     err_t e = carve(mm, addr, len);
@@ -752,11 +759,16 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
         return -EINVAL_LINUX;
     bool to_new = flags & (MREMAP_FIXED_LINUX | MREMAP_DONTUNMAP_LINUX);
     bool dontunmap = flags & MREMAP_DONTUNMAP_LINUX;
+    old_len = PAGE_ALIGN_LINUX(old_len);
+    new_len = PAGE_ALIGN_LINUX(new_len);
     if (to_new && ((new_addr & (PAGE_SIZE_LINUX - 1)) || !(flags & MREMAP_MAYMOVE_LINUX) ||
                    (dontunmap && old_len != new_len)))
         return -EINVAL_LINUX;
-    old_len = PAGE_ALIGN_LINUX(old_len);
-    new_len = PAGE_ALIGN_LINUX(new_len);
+    /* The rest of check_mremap_params(): a new address is checked before
+     * any mapping is looked up. */
+    if (to_new && (new_addr > mm->limit - new_len ||
+                   (new_addr < old + old_len && old < new_addr + new_len)))
+        return -EINVAL_LINUX;
     guint vi = first_above(mm, old);
     if (vi >= mm->vmas->len || VMA(mm, vi)->start > old || VMA(mm, vi)->hidden)
         return -EFAULT_LINUX;
@@ -781,12 +793,13 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
         if (!(flags & MREMAP_MAYMOVE_LINUX))
             return -ENOMEM_LINUX;
     } else {
-        /* mremap_to(): a fixed destination is cleared first, a shrinking
-         * move leaves its tail behind, unmapped. */
-        if (new_addr > mm->limit - new_len)
+        /* check_prep_vma(): what will move must lie in the mapping, before
+         * anything is unmapped.  mremap_to(): a fixed destination is
+         * cleared first, a shrinking move leaves its tail behind, unmapped. */
+        if (!old_len && !VMA(mm, vi)->shared)
             return -EINVAL_LINUX;
-        if (new_addr < old + old_len && old < new_addr + new_len)
-            return -EINVAL_LINUX;
+        if (MIN(old_len, new_len) > vma_run_end(mm, vi) - old)
+            return -EFAULT_LINUX;
         if (flags & MREMAP_FIXED_LINUX) {
             if ((r = unmap_range(mm, new_addr, new_len)))
                 return r;
@@ -873,7 +886,7 @@ void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len)
 static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len);
 
 /* madvise_behavior_valid() for an x86_64 Debian kernel (KSM, THP and
- * memory failure built in). */
+ * memory failure built in), as of 6.12. */
 static bool advice_valid(int advice)
 {
     switch (advice) {
@@ -885,8 +898,13 @@ static bool advice_valid(int advice)
     case MADV_WIPEONFORK_LINUX: case MADV_KEEPONFORK_LINUX: case MADV_COLD_LINUX:
     case MADV_PAGEOUT_LINUX: case MADV_POPULATE_READ_LINUX: case MADV_POPULATE_WRITE_LINUX:
     case MADV_DONTNEED_LOCKED_LINUX: case MADV_COLLAPSE_LINUX: case MADV_HWPOISON_LINUX:
-    case MADV_SOFT_OFFLINE_LINUX: case MADV_GUARD_INSTALL_LINUX: case MADV_GUARD_REMOVE_LINUX:
+    case MADV_SOFT_OFFLINE_LINUX:
         return true;
+    case MADV_GUARD_INSTALL_LINUX:
+    case MADV_GUARD_REMOVE_LINUX:
+        /* Linux 6.13's guard regions are not modelled: they are answered
+         * as 6.12 answers them (tests/difffuzz/known.txt). */
+        return false;
     default:
         return false;
     }
@@ -933,6 +951,12 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
             err_t e = zero_host(v->host + (from - v->start), to - from);
             return e ? map_errno(e) : 0;
         }
+    case MADV_COLLAPSE_LINUX: {
+        /* thp_vma_allowable_order(): a private mapping with room for one
+         * PMD-aligned huge page. */
+        uint64_t huge = 2ull << 20, first = (v->start + huge - 1) & ~(huge - 1);
+        return v->shared || v->special || first + huge > v->end ? -EINVAL_LINUX : 0;
+    }
     case MADV_COLD_LINUX:
     case MADV_PAGEOUT_LINUX:
         return v->locked || v->special == VMA_VVAR ? -EINVAL_LINUX : 0;
@@ -990,7 +1014,11 @@ int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
             return -ENOMEM_LINUX;
         struct vma *v = VMA(mm, i);
         if (at < v->start) {
-            /* A hole: the rest is still advised, the call answers -ENOMEM. */
+            /* A hole: the rest is still advised, the call answers -ENOMEM;
+             * populating faults the pages in order and stops at it
+             * (madvise_populate(): no VMA). */
+            if (advice == MADV_POPULATE_READ_LINUX || advice == MADV_POPULATE_WRITE_LINUX)
+                return -ENOMEM_LINUX;
             unmapped = -ENOMEM_LINUX;
             at = v->start;
             if (at >= end)

@@ -41,6 +41,9 @@ err_t vdso_map(struct task *t)
         return e;
     mm_set_special(t->mm, at, VMA_VDSO);
     memcpy(host, img.bytes, VDSO_SIZE);
+    /* Linux's 64-bit vDSO is two pages; the second, which this image does
+     * not need, traps wherever it is entered. */
+    memset(host + VDSO_SIZE, 0xcc, code - VDSO_SIZE);
     t->mm->layout.vdso = at;
     if (t->is64) {
         /* Where Linux returns a 64-bit task's compat sysenter (Intel):

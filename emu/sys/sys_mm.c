@@ -91,7 +91,8 @@ static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, in
         if (sizelog && sizelog != 21 && sizelog != 30)
             return -EINVAL_LINUX;
         uint64_t huge = sizelog == 30 ? 1ull << 30 : 2ull << 20;
-        if (!len)
+        /* the length rounds up to whole huge pages; past 2^64 it is 0 */
+        if (!len || !((len + huge - 1) & ~(huge - 1)))
             return -EINVAL_LINUX;
         if ((flags & MAP_FIXED_LINUX) && (addr & (huge - 1)))
             return -EINVAL_LINUX;
