@@ -72,13 +72,25 @@ static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, in
     if (off & (PAGE_SIZE_LINUX - 1))
         return -EINVAL_LINUX;
     if (!(flags & MAP_ANONYMOUS_LINUX)) {
+        /* do_mmap()'s own checks of the length, a fixed address and the
+         * type come before the file's mmap operation. */
         struct gfd *g = fdtable_get(t->fds, fd);
         if (!g)
             return -EBADF_LINUX;
+        if (!len)
+            return -EINVAL_LINUX;
+        if (!PAGE_ALIGN_LINUX(len) || PAGE_ALIGN_LINUX(len) > t->mm->limit)
+            return -ENOMEM_LINUX;
+        if ((flags & MAP_FIXED_LINUX) && (addr & (PAGE_SIZE_LINUX - 1)))
+            return -EINVAL_LINUX;
+        int type = flags & MAP_TYPE_LINUX;
+        if (type != MAP_PRIVATE_LINUX && type != MAP_SHARED_LINUX &&
+            type != MAP_SHARED_VALIDATE_LINUX)
+            return -EINVAL_LINUX;
         if (g->kind == GFD_GRANT)
             return map_file(t, addr, len, prot, flags, g->ofile, off);
         /* Any other descriptor the guest holds is a pipe, socket or tty:
-         * Linux refuses to map those too. */
+         * Linux refuses to map those too (no mmap operation). */
         return -ENODEV_LINUX;
     }
     if (flags & MAP_HUGETLB_LINUX) {
