@@ -828,8 +828,9 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
     /* A special mapping moves whole or not at all. */
     if (special && (old > v->start || old + old_len < v->end))
         return -EINVAL_LINUX;
+    /* Without MREMAP_FIXED, MREMAP_DONTUNMAP's address is a hint. */
     uint64_t dst = new_addr;
-    if (!(flags & MREMAP_FIXED_LINUX) &&
+    if (!(flags & MREMAP_FIXED_LINUX) && !(to_new && hint_fits(mm, new_addr, new_len)) &&
         !(dst = shared ? 0 : thp_aligned_free(mm, new_len, mm->mmap_base)) &&
         !(dst = mm_find_free(mm, new_len, mm->mmap_base)))
         return -ENOMEM_LINUX;
@@ -915,6 +916,9 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
 {
     /* Advice kept as a VMA flag splits the mapping when it covers part of
      * it; a special mapping refuses to be split. */
+    /* [vvar] is VM_DONTDUMP already: nothing changes, nothing splits. */
+    if (advice == MADV_DONTDUMP_LINUX && v->special == VMA_VVAR)
+        return 0;
     switch (advice) {
     case MADV_RANDOM_LINUX: case MADV_SEQUENTIAL_LINUX: case MADV_DONTFORK_LINUX:
     case MADV_DONTDUMP_LINUX: case MADV_WIPEONFORK_LINUX: case MADV_HUGEPAGE_LINUX:
