@@ -144,7 +144,7 @@ static const struct allow {
     { "getegid", ANY, "guest getegid" },
     { "prlimit64", ARG0_ZERO, "RLIMIT_CORE off before dying like the guest" },
     { "getrandom", ANY, "guest getrandom" },
-    { "sysinfo", ANY, "glibc's qsort sizes its buffer by it (Capstone, decoding sysenter)" },
+    { "sysinfo", ANY, "glibc's qsort sizes its buffer by it (Capstone, decoding sysenter); guest sysinfo: the host's RAM" },
     { "exit", ANY, "thread exit" },
     { "exit_group", ANY, "exit like the guest" },
 };

@@ -15,6 +15,11 @@
 #include "abi/signal_linux.h"
 #include "emu/kernel/task.h"
 
+/* HPAGE_PMD_SIZE: a PMD maps 2 MiB on every x86 kernel with 4-level or
+ * 5-level paging, whatever the host's own page size. */
+#define THP_PMD_SIZE_PATH "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+#define THP_PMD_SIZE_TEXT "2097152\n"
+
 int vfile_lookup(const char *path)
 {
     if (!strcmp(path, "/dev/null"))
@@ -28,6 +33,8 @@ int vfile_lookup(const char *path)
     if (!strcmp(path, "/proc/self/status") || !strcmp(path, "/proc/thread-self/status") ||
         !strcmp(path, own))
         return VFILE_PROC_STATUS;
+    if (!strcmp(path, THP_PMD_SIZE_PATH))
+        return VFILE_THP_PMD_SIZE;
     return -1;
 }
 
@@ -37,6 +44,10 @@ int64_t vfile_open(struct task *t, int id, int flags)
      * DAC override, as natively (and a write then fails). */
     if (id == VFILE_PROC_STATUS && (flags & O_ACCMODE_LINUX) != O_RDONLY_LINUX &&
         geteuid() != 0)
+        return -EACCES_LINUX;
+    /* A sysfs attribute without a store method: kernfs_fop_open refuses
+     * writing, even to root. */
+    if (id == VFILE_THP_PMD_SIZE && (flags & O_ACCMODE_LINUX) != O_RDONLY_LINUX)
         return -EACCES_LINUX;
     int fd = fdtable_alloc(t->fds);
     if (fd < 0)
@@ -118,7 +129,15 @@ static char *vfile_proc_status(const struct task *t)
     return g_string_free(s, FALSE);
 }
 
-int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
+/* A text file's contents now: new string. */
+static char *vfile_text(const struct task *t, int id)
+{
+    if (id == VFILE_THP_PMD_SIZE)
+        return g_strdup(THP_PMD_SIZE_TEXT);
+    return vfile_proc_status(t);
+}
+
+int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count, int64_t offset)
 {
     switch (g->vfile) {
     case VFILE_NULL:
@@ -128,14 +147,16 @@ int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
     case VFILE_URANDOM:
         return vfile_fill(t, buf, count, true);
     default: {
-        g_autofree char *text = vfile_proc_status(t);
+        g_autofree char *text = vfile_text(t, g->vfile);
         size_t len = strlen(text);
-        if (g->pos >= len)
+        uint64_t at = offset >= 0 ? (uint64_t)offset : g->pos;
+        if (at >= len)
             return 0;
-        uint64_t n = MIN(count, len - g->pos);
-        if (!mm_write(t->mm, buf, text + g->pos, n))
+        uint64_t n = MIN(count, len - at);
+        if (!mm_write(t->mm, buf, text + at, n))
             return -EFAULT_LINUX;
-        g->pos += n;
+        if (offset < 0)
+            g->pos = at + n;
         return (int64_t)n;
     }
     }
@@ -146,6 +167,8 @@ int64_t vfile_write(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
     (void)t, (void)buf;
     if (g->vfile == VFILE_PROC_STATUS)
         return -EINVAL_LINUX; /* a proc file without a write method */
+    if (g->vfile == VFILE_THP_PMD_SIZE)
+        return -EBADF_LINUX; /* opened read-only: open refuses writing */
     /* The devices take everything (urandom mixes it in). */
     return (int64_t)MIN(count, 0x7ffff000);
 }
@@ -154,7 +177,7 @@ void vfile_stat(const struct gfd *g, uint32_t *mode, uint64_t *rdev_major,
                 uint64_t *rdev_minor)
 {
     static const unsigned minor[] = { [VFILE_NULL] = 3, [VFILE_ZERO] = 5, [VFILE_URANDOM] = 9 };
-    if (g->vfile == VFILE_PROC_STATUS) {
+    if (g->vfile == VFILE_PROC_STATUS || g->vfile == VFILE_THP_PMD_SIZE) {
         *mode = S_IFREG_LINUX | 0444;
         *rdev_major = *rdev_minor = 0;
         return;

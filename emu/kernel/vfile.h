@@ -1,7 +1,9 @@
 /* The few files a guest may open, all emulated and read-only in what they
  * reveal: its own /proc/self/status (seccomp mode, filter count,
- * no_new_privs, signal masks) and the devices /dev/null, /dev/zero and
- * /dev/urandom.  Nothing of the host's file system is opened. */
+ * no_new_privs, signal masks), the devices /dev/null, /dev/zero and
+ * /dev/urandom, and the emulated machine's transparent huge page size,
+ * which the Go runtime reads before main.  Nothing of the host's file
+ * system is opened. */
 #ifndef EMU_KERNEL_VFILE_H
 #define EMU_KERNEL_VFILE_H
 
@@ -12,7 +14,7 @@
 struct task;
 struct kstat;
 
-enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS };
+enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS, VFILE_THP_PMD_SIZE };
 
 /* The emulated file at `path`, or -1. */
 int vfile_lookup(const char *path);
@@ -22,7 +24,8 @@ int64_t vfile_open(struct task *t, int id, int flags);
  * randomness, piece by piece: bytes done, or -EFAULT (-EIO if the host has
  * no randomness to give).  /dev/zero, /dev/urandom and getrandom(2). */
 int64_t vfile_fill(struct task *t, uint64_t buf, uint64_t count, bool random);
-int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count);
+/* read(2) (offset -1: at the file position, which moves) or pread(2). */
+int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count, int64_t offset);
 int64_t vfile_write(struct task *t, struct gfd *g, uint64_t buf, uint64_t count);
 /* What fstat shows: type, mode and device numbers. */
 void vfile_stat(const struct gfd *g, uint32_t *mode, uint64_t *rdev_major,

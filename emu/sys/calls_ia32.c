@@ -50,6 +50,7 @@ const struct syscall_desc sys_calls_ia32[] = {
     CALL(106, stat, 2, "sp", stat_compat),
     CALL(107, lstat, 2, "sp", lstat_compat),
     CALL(108, fstat, 2, "dp", fstat_compat),
+    CALL(116, sysinfo, 1, "p", sysinfo),
     CALL(119, sigreturn, 0, "", sigreturn),
     CALL(122, uname, 1, "p", uname),
     CALL(125, mprotect, 3, "puP", mprotect),

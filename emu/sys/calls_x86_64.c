@@ -55,6 +55,7 @@ const struct syscall_desc sys_calls_x86_64[] = {
     CALL(96, gettimeofday, 2, "pp", gettimeofday),
     CALL(97, getrlimit, 2, "Rp", getrlimit),
     CALL(98, getrusage, 2, "dp", getrusage),
+    CALL(99, sysinfo, 1, "p", sysinfo),
     CALL(102, getuid, 0, "", getuid),
     CALL(104, getgid, 0, "", getgid),
     CALL(107, geteuid, 0, "", geteuid),

@@ -67,6 +67,7 @@ SYS(madvise); SYS(mincore); SYS(membarrier);
 SYS(exit); SYS(exit_group); SYS(getpid); SYS(gettid); SYS(getppid); SYS(getpgrp);
 SYS(getuid); SYS(geteuid); SYS(getgid); SYS(getegid); SYS(uname);
 SYS(prlimit64); SYS(getrlimit); SYS(old_getrlimit); SYS(setrlimit); SYS(getrusage);
+SYS(sysinfo);
 SYS(set_tid_address); SYS(set_robust_list); SYS(rseq); SYS(arch_prctl);
 SYS(set_thread_area); SYS(get_thread_area); SYS(getrandom); SYS(readlink);
 SYS(readlinkat); SYS(sched_yield); SYS(prctl); SYS(seccomp); SYS(capget); SYS(capset);

@@ -162,7 +162,7 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
     if (g->kind == GFD_VIRTUAL) {
         if (offset >= 0 && g->vfile == VFILE_PROC_STATUS)
             return -ESPIPE_LINUX; /* seq_file reads only in order here */
-        return writing ? vfile_write(t, g, buf, count) : vfile_read(t, g, buf, count);
+        return writing ? vfile_write(t, g, buf, count) : vfile_read(t, g, buf, count, offset);
     }
     if (g->kind == GFD_GRANT) {
         /* Opened read-only; its offset is the guest's own, so reads are

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "abi/bytes_le.h"
 #include "abi/caps_linux.h"
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
@@ -14,6 +15,7 @@
 #include "emu/kernel/vfile.h"
 #include "emu/kernel/vfs.h"
 #include "emu/sys/sys.h"
+#include "emu/sys/timekeeping.h"
 
 SYS(exit)
 {
@@ -242,6 +244,51 @@ SYS(getrusage)
         return mm_write(t->mm, (uint32_t)a[1], w, sizeof(w)) ? 0 : -EFAULT_LINUX;
     }
     return mm_write(t->mm, a[1], f, sizeof(f)) ? 0 : -EFAULT_LINUX;
+}
+
+/* sysinfo(2) describes the emulated machine: uptime from the clock that
+ * CLOCK_BOOTTIME reads, the host's RAM as the machine's, capped by the
+ * guest's --memory, free what the guest has not mapped, no swap, no high
+ * memory, and its own tasks as procs with no load beside them.  Byte
+ * units (mem_unit 1), as do_sysinfo() gives a 64-bit kernel's callers;
+ * compat callers get compat_sys_sysinfo()'s scaling into 32 bits. */
+SYS(sysinfo)
+{
+    int64_t sec = 0, nsec = 0;
+    guest_clock_gettime(CLOCK_BOOTTIME_LINUX, &sec, &nsec);
+    uint64_t total = 0;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        total = (uint64_t)pages * (uint64_t)page;
+    if (t->mm->max_mapped && (total == 0 || t->mm->max_mapped < total))
+        total = t->mm->max_mapped;
+    uint64_t free_ = total > t->mm->mapped ? total - t->mm->mapped : 0;
+    uint64_t uptime = (uint64_t)sec + (nsec ? 1 : 0), procs = 1;
+    if (!in_compat_syscall(t)) {
+        /* struct sysinfo: long uptime, loads[3], totalram, freeram,
+         * sharedram, bufferram, totalswap, freeswap; u16 procs, pad;
+         * long totalhigh, freehigh; u32 mem_unit; char _f[0] */
+        uint8_t b[112] = { 0 };
+        put_le64(b, uptime);
+        put_le64(b + 32, total);
+        put_le64(b + 40, free_);
+        put_le16(b + 80, (uint16_t)procs);
+        put_le32(b + 104, 1);
+        return mm_write(t->mm, a[0], b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    }
+    /* compat_sys_sysinfo(): memory that does not fit in 32 bits is
+     * counted in pages instead */
+    unsigned shift = 0, unit = 1;
+    if (total > UINT32_MAX)
+        for (; unit < PAGE_SIZE_LINUX; unit <<= 1)
+            shift++;
+    uint8_t b[64] = { 0 };
+    put_le32(b, (uint32_t)uptime);
+    put_le32(b + 16, (uint32_t)(total >> shift));
+    put_le32(b + 20, (uint32_t)(free_ >> shift));
+    put_le16(b + 40, (uint16_t)procs);
+    put_le32(b + 52, unit);
+    return mm_write(t->mm, (uint32_t)a[0], b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(set_tid_address)
