@@ -33,6 +33,10 @@ int vfile_lookup(const char *path)
     if (!strcmp(path, "/proc/self/status") || !strcmp(path, "/proc/thread-self/status") ||
         !strcmp(path, own))
         return VFILE_PROC_STATUS;
+    g_snprintf(own, sizeof(own), "/proc/%d/maps", (int)getpid());
+    if (!strcmp(path, "/proc/self/maps") || !strcmp(path, "/proc/thread-self/maps") ||
+        !strcmp(path, own))
+        return VFILE_PROC_MAPS;
     if (!strcmp(path, THP_PMD_SIZE_PATH))
         return VFILE_THP_PMD_SIZE;
     return -1;
@@ -42,7 +46,8 @@ int64_t vfile_open(struct task *t, int id, int flags)
 {
     /* The status file is mode 0444: opening it for writing takes root's
      * DAC override, as natively (and a write then fails). */
-    if (id == VFILE_PROC_STATUS && (flags & O_ACCMODE_LINUX) != O_RDONLY_LINUX &&
+    if ((id == VFILE_PROC_STATUS || id == VFILE_PROC_MAPS) &&
+        (flags & O_ACCMODE_LINUX) != O_RDONLY_LINUX &&
         geteuid() != 0)
         return -EACCES_LINUX;
     /* A sysfs attribute without a store method: kernfs_fop_open refuses
@@ -129,11 +134,66 @@ static char *vfile_proc_status(const struct task *t)
     return g_string_free(s, FALSE);
 }
 
+/* What /proc/PID/maps names a mapping (show_map_vma): the program's own
+ * segments by its path, the heap, stack and vDSO by their brackets, and
+ * anonymous memory by nothing. */
+static const char *maps_name(const struct mm *mm, const struct vma *v)
+{
+    if (!v->name)
+        return NULL;
+    if (!strcmp(v->name, "[elf]"))
+        return mm->exe_path;
+    if (!strcmp(v->name, "[heap]") || !strcmp(v->name, "[vdso]") || vma_is_stack(v))
+        return v->name;
+    return NULL;
+}
+
+/* /proc/PID/maps: one line per mapping as show_vma_header_prefix prints
+ * it, the name padded to the column a 64-bit kernel pads to (for compat
+ * tasks too).  Neighbours Linux would have merged (same protection,
+ * sharing and name) are one line; seccomp-emu's own page is not shown.
+ * No mapping is file-backed here: offsets, devices and inodes are 0. */
+static char *vfile_proc_maps(const struct task *t)
+{
+    const struct mm *mm = t->mm;
+    GString *s = g_string_new(NULL);
+    const struct vma *v = mm_next(mm, 0);
+    while (v) {
+        if (v->hidden) {
+            v = mm_next(mm, v->end);
+            continue;
+        }
+        uint64_t start = v->start, end = v->end;
+        const char *name = maps_name(mm, v);
+        const struct vma *n;
+        while ((n = mm_next(mm, end)) && n->start == end && !n->hidden && n->prot == v->prot &&
+               n->shared == v->shared && g_strcmp0(maps_name(mm, n), name) == 0 &&
+               !vma_is_stack(n) && !vma_is_stack(v))
+            end = n->end;
+        size_t line = s->len;
+        g_string_append_printf(s, "%08" G_GINT64_MODIFIER "x-%08" G_GINT64_MODIFIER "x %c%c%c%c "
+                               "00000000 00:00 0 ",
+                               start, end, v->prot & PROT_READ_LINUX ? 'r' : '-',
+                               v->prot & PROT_WRITE_LINUX ? 'w' : '-',
+                               v->prot & PROT_EXEC_LINUX ? 'x' : '-', v->shared ? 's' : 'p');
+        if (name) {
+            while (s->len - line < 73) /* seq_pad: 25 + 6 * sizeof(long) - 1 */
+                g_string_append_c(s, ' ');
+            g_string_append(s, name);
+        }
+        g_string_append_c(s, '\n');
+        v = mm_next(mm, end);
+    }
+    return g_string_free(s, FALSE);
+}
+
 /* A text file's contents now: new string. */
 static char *vfile_text(const struct task *t, int id)
 {
     if (id == VFILE_THP_PMD_SIZE)
         return g_strdup(THP_PMD_SIZE_TEXT);
+    if (id == VFILE_PROC_MAPS)
+        return vfile_proc_maps(t);
     return vfile_proc_status(t);
 }
 
@@ -165,7 +225,7 @@ int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count, 
 int64_t vfile_write(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
 {
     (void)t, (void)buf;
-    if (g->vfile == VFILE_PROC_STATUS)
+    if (g->vfile == VFILE_PROC_STATUS || g->vfile == VFILE_PROC_MAPS)
         return -EINVAL_LINUX; /* a proc file without a write method */
     if (g->vfile == VFILE_THP_PMD_SIZE)
         return -EBADF_LINUX; /* opened read-only: open refuses writing */
@@ -177,7 +237,8 @@ void vfile_stat(const struct gfd *g, uint32_t *mode, uint64_t *rdev_major,
                 uint64_t *rdev_minor)
 {
     static const unsigned minor[] = { [VFILE_NULL] = 3, [VFILE_ZERO] = 5, [VFILE_URANDOM] = 9 };
-    if (g->vfile == VFILE_PROC_STATUS || g->vfile == VFILE_THP_PMD_SIZE) {
+    if (g->vfile == VFILE_PROC_STATUS || g->vfile == VFILE_THP_PMD_SIZE ||
+        g->vfile == VFILE_PROC_MAPS) {
         *mode = S_IFREG_LINUX | 0444;
         *rdev_major = *rdev_minor = 0;
         return;

@@ -1,6 +1,7 @@
 /* The few files a guest may open, all emulated and read-only in what they
  * reveal: its own /proc/self/status (seccomp mode, filter count,
- * no_new_privs, signal masks), the devices /dev/null, /dev/zero and
+ * no_new_privs, signal masks) and /proc/self/maps (its own mappings:
+ * glibc's pthread_getattr_np finds the main thread's stack there), the devices /dev/null, /dev/zero and
  * /dev/urandom, and the emulated machine's transparent huge page size,
  * which the Go runtime reads before main.  Nothing of the host's file
  * system is opened. */
@@ -14,7 +15,8 @@
 struct task;
 struct kstat;
 
-enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS, VFILE_THP_PMD_SIZE };
+enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS, VFILE_THP_PMD_SIZE,
+                VFILE_PROC_MAPS };
 
 /* The emulated file at `path`, or -1. */
 int vfile_lookup(const char *path);

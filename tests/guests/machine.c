@@ -1,10 +1,16 @@
 /* What the runtimes ask of the machine before main: the transparent huge
  * page size the Go runtime reads from sysfs, and sysinfo(2), which glibc's
  * qsort and sysconf(_SC_PHYS_PAGES) call.  Only what holds on any machine
- * is printed: the sizes themselves are the host's.
- *   machine thp | sysinfo */
+ * is printed: the sizes themselves are the host's.  And /proc/self/maps,
+ * where glibc's pthread_getattr_np (Rust's std at start-up) finds the
+ * main thread's stack.
+ *   machine thp | sysinfo | maps */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,6 +82,111 @@ static void do_sysinfo(void)
     show("sysinfo(past user space)", syscall(SYS_sysinfo, (void *)-64L));
 }
 
+/* The line of /proc/self/maps that holds `addr`, or 0. */
+static int maps_line(uintptr_t addr, char *out, size_t len)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return 0;
+    char line[512];
+    int found = 0;
+    while (!found && fgets(line, sizeof(line), f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= addr && addr < hi) {
+            snprintf(out, len, "%s", line);
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The name column: what follows the inode, or "" */
+static const char *name_of(const char *line)
+{
+    const char *p = line;
+    for (int field = 0; field < 5 && p; field++) {
+        p = strchr(p, ' ');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return "?";
+    while (*p == ' ')
+        p++;
+    return p;
+}
+
+static void do_maps(void)
+{
+    int local = 0;
+    char line[512], exe[256] = "";
+    long n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    exe[n > 0 ? n : 0] = 0;
+
+    FILE *f = fopen("/proc/self/maps", "r");
+    show("open", f ? 0 : -1);
+    unsigned long prev_hi = 0;
+    int lines = 0, well_formed = 1, ordered = 1;
+    while (f && fgets(line, sizeof(line), f)) {
+        unsigned long lo, hi, off, ino;
+        char perms[8];
+        unsigned maj, min;
+        int used = 0;
+        if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perms, &off, &maj, &min, &ino,
+                   &used) < 7 || strlen(perms) != 4 || lo >= hi || lo % 4096 || hi % 4096)
+            well_formed = 0;
+        if (lo < prev_hi)
+            ordered = 0;
+        prev_hi = hi;
+        lines++;
+    }
+    if (f)
+        fclose(f);
+    printf("  lines > 3 %d, each well formed %d, in order without overlap %d\n", lines > 3,
+           well_formed, ordered);
+
+    int in = maps_line((uintptr_t)&local, line, sizeof(line));
+    printf("  a local variable: in a line %d, rw-p %d, [stack] %d\n", in, !strncmp(strchr(line, ' ') + 1, "rw-p", 4),
+           !strcmp(name_of(line), "[stack]\n"));
+    char *name_at = strstr(line, "[stack]");
+    printf("  its name at column 73 %d\n", name_at && name_at - line == 73);
+    in = maps_line((uintptr_t)&do_maps, line, sizeof(line));
+    printf("  this function: in a line %d, r-xp %d, named by the program's path %d\n", in,
+           !strncmp(strchr(line, ' ') + 1, "r-xp", 4), !strncmp(name_of(line), exe, strlen(exe)) &&
+           name_of(line)[strlen(exe)] == '\n');
+    void *small = malloc(64);
+    in = maps_line((uintptr_t)small, line, sizeof(line));
+    printf("  a small malloc: [heap] %d\n", in && !strcmp(name_of(line), "[heap]\n"));
+    char *none = mmap(NULL, 3 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    in = maps_line((uintptr_t)none + 4096, line, sizeof(line));
+    size_t len = strlen(line);
+    printf("  PROT_NONE anonymous: ---p %d, no name %d, ends \"0 \\n\" %d\n",
+           !strncmp(strchr(line, ' ') + 1, "---p", 4), !strcmp(name_of(line), "\n"),
+           len > 3 && !strcmp(line + len - 3, "0 \n"));
+    mprotect(none + 4096, 4096, PROT_READ);
+    in = maps_line((uintptr_t)none, line, sizeof(line));
+    unsigned long lo, hi;
+    sscanf(line, "%lx-%lx", &lo, &hi);
+    printf("  mprotect of its middle page splits it: %d\n", lo == (uintptr_t)none && hi == (uintptr_t)none + 4096);
+
+    pthread_attr_t a;
+    void *addr;
+    size_t size;
+    struct rlimit rl;
+    getrlimit(RLIMIT_STACK, &rl);
+    show("pthread_getattr_np", pthread_getattr_np(pthread_self(), &a) ? -1 : 0);
+    pthread_attr_getstack(&a, &addr, &size);
+    printf("  main's stack holds a local %d, its size within a MiB below RLIMIT_STACK %d\n",
+           (uintptr_t)addr <= (uintptr_t)&local && (uintptr_t)&local < (uintptr_t)addr + size,
+           size <= rl.rlim_cur && size + (1 << 20) > rl.rlim_cur);
+    /* mode 0444: root's DAC override opens it for writing, and a proc
+     * file without a write method then refuses the write */
+    int fd = open("/proc/self/maps", O_WRONLY);
+    show("open for writing", fd < 0 ? -1 : 0);
+    show("write", write(fd, "x", 1));
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -83,6 +194,8 @@ int main(int argc, char **argv)
         do_thp();
     else if (!strcmp(c, "sysinfo"))
         do_sysinfo();
+    else if (!strcmp(c, "maps"))
+        do_maps();
     else
         return 2;
     return 0;
