@@ -19,16 +19,9 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
-#define THP "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+#include "show_result.h"
 
-static void show(const char *what, long r)
-{
-    if (r < 0)
-        printf("%s = -1 %s\n", what, strerrorname_np(errno));
-    else
-        printf("%s = %ld\n", what, r);
-    fflush(stdout);
-}
+#define THP "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
 
 static void do_thp(void)
 {

@@ -10,16 +10,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define PG 4096
+#include "show_result.h"
 
-static void show(const char *what, long r)
-{
-    if (r < 0)
-        printf("%s = -1 %s\n", what, strerrorname_np(errno));
-    else
-        printf("%s = %ld\n", what, r);
-    fflush(stdout);
-}
+#define PG 4096
 
 static char *map(size_t len, int prot, int flags)
 {

@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "show_result.h"
+
 /* The kernel's structures, whatever the C library makes of them. */
 struct kts {
     long sec, nsec; /* i386: the 32-bit calls; x86_64: 64-bit */
@@ -32,15 +34,6 @@ struct kts64 {
 struct ktv {
     long sec, usec;
 };
-
-static void show(const char *what, long r)
-{
-    if (r < 0)
-        printf("%s = -1 %s\n", what, strerrorname_np(errno));
-    else
-        printf("%s = %ld\n", what, r);
-    fflush(stdout);
-}
 
 static int64_t now_ms(void)
 {

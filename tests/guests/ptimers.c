@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "show_result.h"
+
 /* The kernel's structures: timer_t is an int, sigevent 64 bytes. */
 struct ksigevent {
     union {
@@ -29,15 +31,6 @@ struct kits {
 };
 
 #define SIGEV_THREAD_ID_ 4
-
-static void show(const char *what, long r)
-{
-    if (r < 0)
-        printf("%s = -1 %s\n", what, strerrorname_np(errno));
-    else
-        printf("%s = %ld\n", what, r);
-    fflush(stdout);
-}
 
 static long tcreate(int clock, struct ksigevent *ev, int *id)
 {

@@ -17,6 +17,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "show_result.h"
+
 struct area {
     uint32_t cpu_id_start, cpu_id;
     uint64_t rseq_cs;
@@ -27,15 +29,6 @@ struct cs {
     uint32_t version, flags;
     uint64_t start_ip, post_commit_offset, abort_ip;
 } __attribute__((aligned(32)));
-
-static void show(const char *what, long r)
-{
-    if (r < 0)
-        printf("%s = -1 %s\n", what, strerrorname_np(errno));
-    else
-        printf("%s = %ld\n", what, r);
-    fflush(stdout);
-}
 
 static struct area *glibc_area(void)
 {
