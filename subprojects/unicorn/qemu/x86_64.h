@@ -780,6 +780,7 @@
 #define tlb_flush_all_cpus_synced tlb_flush_all_cpus_synced_x86_64
 #define tlb_flush_page_by_mmuidx tlb_flush_page_by_mmuidx_x86_64
 #define tlb_flush_page tlb_flush_page_x86_64
+#define tlb_flush_range tlb_flush_range_x86_64
 #define tlb_flush_page_by_mmuidx_all_cpus tlb_flush_page_by_mmuidx_all_cpus_x86_64
 #define tlb_flush_page_all_cpus tlb_flush_page_all_cpus_x86_64
 #define tlb_flush_page_by_mmuidx_all_cpus_synced tlb_flush_page_by_mmuidx_all_cpus_synced_x86_64
@@ -1269,6 +1270,7 @@
 #define tb_check_watchpoint tb_check_watchpoint_x86_64
 #define cpu_io_recompile cpu_io_recompile_x86_64
 #define tb_flush_jmp_cache tb_flush_jmp_cache_x86_64
+#define tb_flush_jmp_cache_range tb_flush_jmp_cache_range_x86_64
 #define tcg_flush_softmmu_tlb tcg_flush_softmmu_tlb_x86_64
 #define translator_loop_temp_check translator_loop_temp_check_x86_64
 #define translator_loop translator_loop_x86_64

@@ -230,7 +230,6 @@ static void memory_region_remove_mapped_block(struct uc_struct *uc, MemoryRegion
 
 void memory_moveout(struct uc_struct *uc, MemoryRegion *mr)
 {
-    hwaddr addr;
     /* A bit dirty, but it works.
      * The first subregion will be the one with the smalest priority.
      * In case of CoW this will always be the region which is mapped initial and later be moved in the subregion of the container.
@@ -250,9 +249,7 @@ void memory_moveout(struct uc_struct *uc, MemoryRegion *mr)
 
         // Make sure all pages associated with the MemoryRegion are flushed
         // Only need to do this if we are in a running state
-        for (addr = mr->addr; (int64_t)(mr->end - addr) > 0; addr += uc->target_page_size) {
-           tlb_flush_page(uc->cpu, addr);
-        }
+        tlb_flush_range(uc->cpu, mr->addr, mr->end);
     }
 
     memory_region_del_subregion(uc->system_memory, mr);
@@ -274,17 +271,13 @@ void memory_movein(struct uc_struct *uc, MemoryRegion *mr)
 
 void memory_unmap(struct uc_struct *uc, MemoryRegion *mr)
 {
-    hwaddr addr;
-
     if (uc->cpu) {
         // We also need to remove all tb cache
         uc->uc_invalidate_tb(uc, mr->addr, int128_get64(mr->size));
 
         // Make sure all pages associated with the MemoryRegion are flushed
         // Only need to do this if we are in a running state
-        for (addr = mr->addr; (int64_t)(mr->end - addr) > 0; addr += uc->target_page_size) {
-           tlb_flush_page(uc->cpu, addr);
-        }
+        tlb_flush_range(uc->cpu, mr->addr, mr->end);
     }
     memory_region_del_subregion(uc->system_memory, mr);
     memory_region_remove_mapped_block(uc, mr, true);

@@ -460,6 +460,21 @@ static void tlb_flush_page_by_mmuidx_async_0(CPUState *cpu,
     tb_flush_jmp_cache(cpu, addr);
 }
 
+void tlb_flush_range(CPUState *cpu, target_ulong start, target_ulong end)
+{
+    CPUArchState *env = cpu->env_ptr;
+    target_ulong first = start & TARGET_PAGE_MASK, addr;
+    int mmu_idx;
+
+    for (addr = first; addr - first < end - first; addr += TARGET_PAGE_SIZE) {
+        for (mmu_idx = 0; mmu_idx < NB_MMU_MODES; mmu_idx++) {
+            tlb_flush_page_locked(env, mmu_idx, addr);
+        }
+    }
+    /* One pass over the jump cache for the whole range. */
+    tb_flush_jmp_cache_range(cpu, start, end);
+}
+
 /**
  * tlb_flush_page_by_mmuidx_async_1:
  * @cpu: cpu on which to flush

@@ -2153,25 +2153,27 @@ void cpu_io_recompile(CPUState *cpu, uintptr_t retaddr)
     cpu_loop_exit_noexc(cpu);
 }
 
-static void tb_jmp_cache_clear_page(CPUState *cpu, target_ulong page_addr)
+void tb_flush_jmp_cache_range(CPUState *cpu, target_ulong start, target_ulong end)
 {
-    unsigned int i, i0 = tb_jmp_cache_hash_page(cpu->uc, page_addr);
+    unsigned int i;
 
-    for (i = 0; i < TB_JMP_PAGE_SIZE; i++) {
-        cpu->tb_jmp_cache[i0 + i] = NULL;
+    /* A block starting in the page before may extend into the range. */
+    start = (start & TARGET_PAGE_MASK) - TARGET_PAGE_SIZE;
+    for (i = 0; i < TB_JMP_CACHE_SIZE; i++) {
+        TranslationBlock *tb = cpu->tb_jmp_cache[i];
+
+        if (tb && tb->pc - start < end - start) {
+            cpu->tb_jmp_cache[i] = NULL;
+        }
     }
 }
 
 void tb_flush_jmp_cache(CPUState *cpu, target_ulong addr)
 {
-#ifdef TARGET_ARM
-    struct uc_struct *uc = cpu->uc;
-#endif
-
     /* Discard jump cache entries for any tb which might potentially
        overlap the flushed page.  */
-    tb_jmp_cache_clear_page(cpu, addr - TARGET_PAGE_SIZE);
-    tb_jmp_cache_clear_page(cpu, addr);
+    addr &= TARGET_PAGE_MASK;
+    tb_flush_jmp_cache_range(cpu, addr, addr + TARGET_PAGE_SIZE);
 }
 
 /* This is a wrapper for common code that can not use CONFIG_SOFTMMU */

@@ -118,6 +118,15 @@ void tlb_init(CPUState *cpu);
  */
 void tlb_flush_page(CPUState *cpu, target_ulong addr);
 /**
+ * tlb_flush_range:
+ * @cpu: CPU whose TLB should be flushed
+ * @start, @end: the virtual range [start, end) to flush
+ *
+ * tlb_flush_page() for every page of the range in every MMU mode, with one
+ * pass over the jump cache for them all.
+ */
+void tlb_flush_range(CPUState *cpu, target_ulong start, target_ulong end);
+/**
  * tlb_flush_page_all_cpus:
  * @cpu: src CPU of the flush
  * @addr: virtual address of page to be flushed
@@ -469,6 +478,7 @@ void tlb_set_dirty(CPUState *cpu, target_ulong vaddr);
 
 /* exec.c */
 void tb_flush_jmp_cache(CPUState *cpu, target_ulong addr);
+void tb_flush_jmp_cache_range(CPUState *cpu, target_ulong start, target_ulong end);
 
 MemoryRegionSection *
 address_space_translate_for_iotlb(CPUState *cpu, int asidx, hwaddr addr,

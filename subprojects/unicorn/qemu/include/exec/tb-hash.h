@@ -24,27 +24,18 @@
 #include "exec/exec-all.h"
 #include "qemu/xxhash.h"
 
-/* Only the bottom TB_JMP_PAGE_BITS of the jump cache hash bits vary for
-   addresses on the same page.  The top bits are the same.  This allows
-   TLB invalidation to quickly clear a subset of the hash table.  */
-#define TB_JMP_PAGE_BITS (TB_JMP_CACHE_BITS / 2)
-#define TB_JMP_PAGE_SIZE (1 << TB_JMP_PAGE_BITS)
-#define TB_JMP_ADDR_MASK (TB_JMP_PAGE_SIZE - 1)
-#define TB_JMP_PAGE_MASK (TB_JMP_CACHE_SIZE - TB_JMP_PAGE_SIZE)
-
-static inline unsigned int tb_jmp_cache_hash_page(struct uc_struct *uc, target_ulong pc)
-{
-    target_ulong tmp;
-    tmp = pc ^ (pc >> (TARGET_PAGE_BITS - TB_JMP_PAGE_BITS));
-    return (tmp >> (TARGET_PAGE_BITS - TB_JMP_PAGE_BITS)) & TB_JMP_PAGE_MASK;
-}
-
+/*
+ * The jump cache is indexed as QEMU's user mode indexes it, by the pc's
+ * low bits folded with the next ones.  Softmmu's hash kept the page number
+ * in the top half of the index so that a TLB flush of one page could clear
+ * that page's 64 slots alone; but then all the blocks of one guest page
+ * share 64 slots, and an interpreter whose handlers sit in a few pages
+ * evicts its own entries on every dispatch.  A page flush now clears the
+ * entries whose block starts in the pages concerned (tb_flush_jmp_cache).
+ */
 static inline unsigned int tb_jmp_cache_hash_func(struct uc_struct *uc, target_ulong pc)
 {
-    target_ulong tmp;
-    tmp = pc ^ (pc >> (TARGET_PAGE_BITS - TB_JMP_PAGE_BITS));
-    return (((tmp >> (TARGET_PAGE_BITS - TB_JMP_PAGE_BITS)) & TB_JMP_PAGE_MASK)
-           | (tmp & TB_JMP_ADDR_MASK));
+    return (pc ^ (pc >> TB_JMP_CACHE_BITS)) & (TB_JMP_CACHE_SIZE - 1);
 }
 
 static inline
