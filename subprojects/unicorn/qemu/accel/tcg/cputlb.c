@@ -164,8 +164,12 @@ static void tlb_mmu_resize_locked(struct uc_struct *uc, CPUTLBDesc *desc, CPUTLB
     }
     rate = desc->window_max_entries * 100 / old_size;
 
-    if (rate > 70) {
+    if (desc->grow || rate > 70) {
         new_size = MIN(old_size << 1, 1ULL << CPU_TLB_DYN_MAX_BITS);
+        if (desc->grow) {
+            desc->min_entries = new_size;
+            desc->grow = false;
+        }
     } else if (rate < 30 && window_expired) {
         size_t ceil = pow2ceil(desc->window_max_entries);
         size_t expected_rate = desc->window_max_entries * 100 / ceil;
@@ -183,7 +187,7 @@ static void tlb_mmu_resize_locked(struct uc_struct *uc, CPUTLBDesc *desc, CPUTLB
         if (expected_rate > 70) {
             ceil *= 2;
         }
-        new_size = MAX(ceil, 1 << CPU_TLB_DYN_MIN_BITS);
+        new_size = MAX(ceil, desc->min_entries);
     }
 
     if (new_size == old_size) {
@@ -231,6 +235,7 @@ static void tlb_mmu_flush_locked(CPUTLBDesc *desc, CPUTLBDescFast *fast)
 {
     desc->n_used_entries = 0;
     desc->n_fills = 0;
+    desc->n_victim_hits = 0;
     desc->large_page_addr = -1;
     desc->large_page_mask = -1;
     desc->vindex = 0;
@@ -254,6 +259,8 @@ static void tlb_mmu_init(CPUTLBDesc *desc, CPUTLBDescFast *fast, int64_t now)
 
     tlb_window_reset(desc, now, 0);
     desc->n_used_entries = 0;
+    desc->grow = false;
+    desc->min_entries = 1 << CPU_TLB_DYN_MIN_BITS;
     fast->mask = (n_entries - 1) << CPU_TLB_ENTRY_BITS;
     fast->table = g_new(CPUTLBEntry, n_entries);
     desc->iotlb = g_new(CPUIOTLBEntry, n_entries);
@@ -886,7 +893,9 @@ void tlb_set_page_with_attrs(CPUState *cpu, target_ulong vaddr,
      * 70% in use is flushed here, and tlb_mmu_resize_locked() doubles it
      * (every caller of tlb_fill() reads its entry again afterwards).
      */
-    if (++desc->n_fills > tlb_n_entries(&tlb->f[mmu_idx])) {
+    if (desc->grow) {
+        tlb_flush_one_mmuidx_locked(env, mmu_idx, get_clock_realtime());
+    } else if (++desc->n_fills > tlb_n_entries(&tlb->f[mmu_idx])) {
         size_t n = tlb_n_entries(&tlb->f[mmu_idx]);
 
         desc->n_fills = 0;
@@ -1165,6 +1174,26 @@ static bool victim_tlb_hit(CPUArchState *env, size_t mmu_idx, size_t index,
 #endif
 
         if (cmp == page) {
+            CPUTLBDesc *desc = &env_tlb(env)->d[mmu_idx];
+            size_t n = tlb_n_entries(&env_tlb(env)->f[mmu_idx]);
+
+            /*
+             * Pages that share a slot of the direct-mapped table take
+             * turns through this victim table, a swap per access when
+             * both are hot (busybox gzip's buffers and its mmap'ed
+             * tables, 1 MiB apart: 2 million swaps per 4 MiB of input).
+             * Their use rate is low, so the resize policy never grows
+             * the table for them: after twice the table's entries in
+             * swaps since the last flush, report a miss, and the fill
+             * that follows doubles the table (tlb_set_page_with_attrs),
+             * up to CPU_TLB_CONFLICT_MAX_BITS.
+             */
+            if (++desc->n_victim_hits > 2 * n &&
+                n < (1 << CPU_TLB_CONFLICT_MAX_BITS)) {
+                desc->grow = true;
+                return false;
+            }
+
             /* Found entry in victim tlb, swap tlb and iotlb.  */
             CPUTLBEntry tmptlb, *tlb = &env_tlb(env)->f[mmu_idx].table[index];
 

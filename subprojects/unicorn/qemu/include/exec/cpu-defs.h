@@ -84,6 +84,11 @@ typedef uint64_t target_ulong;
 
 #define CPU_TLB_DYN_MIN_BITS 6
 #define CPU_TLB_DYN_DEFAULT_BITS 8
+/*
+ * How far conflicts alone (pages sharing a slot, with the table mostly
+ * empty) may grow a table: 2^12 entries span 16 MiB, 128 KiB of table.
+ */
+#define CPU_TLB_CONFLICT_MAX_BITS 12
 
 # if HOST_LONG_BITS == 32
 /* Make sure we do not require a double-word shift for the TLB load */
@@ -167,6 +172,14 @@ typedef struct CPUTLBDesc {
     /* fills since the last flush: the resize test also runs when a full
      * table's worth of them has come without one */
     size_t n_fills;
+    /* victim-table hits since the last flush: conflict misses, hot pages
+     * the direct-mapped table puts in one slot */
+    size_t n_victim_hits;
+    /* the next resize doubles the table whatever its use, for conflicts */
+    bool grow;
+    /* the smallest size a resize may shrink the table to: raised by a
+     * growth for conflicts, which the use rate does not show */
+    size_t min_entries;
     /* The next index to use in the tlb victim table.  */
     size_t vindex;
     /* The tlb victim table, in two parts.  */
