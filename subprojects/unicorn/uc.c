@@ -1650,6 +1650,12 @@ uc_err uc_mem_protect(struct uc_struct *uc, uint64_t address, size_t size,
             if (((mr->perms & UC_PROT_EXEC) != 0) &&
                 ((perms & UC_PROT_EXEC) == 0)) {
                 remove_exec = true;
+                // A store to a region that is not executable drops no
+                // translations (notdirty_write() looks for them only in
+                // executable regions), so a page rewritten while not
+                // executable and then made executable again (a W^X JIT)
+                // would run its old translations: they go now.
+                uc->uc_invalidate_tb(uc, addr, len);
             }
             mr->perms = perms;
             uc->readonly_mem(mr, (perms & UC_PROT_WRITE) == 0);
@@ -2900,6 +2906,11 @@ static uc_err uc_snapshot(struct uc_struct *uc)
         return UC_ERR_RESOURCE;
     }
     uc->snapshot_level++;
+    // Entries filled before the snapshot may let stores take the fast
+    // path, which skips the copy-on-write of the slow one.
+    if (uc->cpu) {
+        uc->tcg_flush_tlb(uc);
+    }
     return UC_ERR_OK;
 }
 

@@ -5,7 +5,12 @@
  * readv() from stdin (the host writes the page, the CPU does not see it),
  * with a read() that lands on the second of two pages, and with pread().  Each call
  * prints what the body it ran returned.  stdin: tests/diff/data/ret_codes.bin,
- * four 6-byte bodies "mov $N, %eax; ret" with N = 42, 43, 44, 45. */
+ * four 6-byte bodies "mov $N, %eax; ret" with N = 42, 43, 44, 45.
+ * With the argument "wx" it rewrites code the way a W^X JIT does instead:
+ * a page executable and not writable, made writable and not executable,
+ * rewritten by the guest's stores, made executable again and called; then
+ * the same with the rewrite done by read() and by a store of a page that
+ * stayed executable throughout (PROT_READ|PROT_WRITE|PROT_EXEC). */
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -28,9 +33,43 @@ static int call(unsigned char *at)
     return fn();
 }
 
-int main(void)
+static int wx(long page)
+{
+    unsigned char *code = mmap(NULL, page, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (code == MAP_FAILED) {
+        printf("mmap failed\n");
+        return 1;
+    }
+    body_returning(code, 1);
+    printf("mprotect rx: %d\n", mprotect(code, page, PROT_READ | PROT_EXEC));
+    printf("first body: %d\n", call(code));
+    printf("again (translated): %d\n", call(code));
+    for (int round = 2; round <= 4; round++) {
+        printf("mprotect rw: %d\n", mprotect(code, page, PROT_READ | PROT_WRITE));
+        if (round == 3) {
+            body_returning(code, 0);        /* a stale translation would give 2 */
+            printf("read: %zd\n", read(0, code, BODY));
+        } else {
+            body_returning(code, round);
+        }
+        printf("mprotect rx: %d\n", mprotect(code, page, PROT_READ | PROT_EXEC));
+        printf("after round %d: %d\n", round, call(code));
+    }
+    printf("mprotect rwx: %d\n", mprotect(code, page, PROT_READ | PROT_WRITE | PROT_EXEC));
+    printf("still: %d\n", call(code));
+    body_returning(code, 5);
+    printf("after a store while executable: %d\n", call(code));
+    fflush(stdout);
+    syscall(SYS_exit, 0);
+    return 1;
+}
+
+int main(int argc, char **argv)
 {
     long page = sysconf(_SC_PAGESIZE);
+    if (argc > 1 && strcmp(argv[1], "wx") == 0)
+        return wx(page);
     unsigned char *code = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE | PROT_EXEC,
                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (code == MAP_FAILED) {
