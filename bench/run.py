@@ -10,7 +10,7 @@ with --table, to a generated markdown file (docs/performance-table.md);
 never into the README.
 
 Besides the freestanding strict-mode guests it runs real programs nobody
-here wrote (Debian's static busybox, a static libzstd driver) on large
+here wrote (Debian's static busybox, static libzstd and liblua drivers) on large
 generated inputs; those run in the pre-strict personality (glibc makes its
 own calls), so they exit 0 everywhere, QEMU included.
 
@@ -155,6 +155,9 @@ def jobs():
                 stdin=("text", 24 << 10), smoke_stdin=("text", 256), strict=False,
                 checksum="stdout", max_reps=5,
                 note="busybox sort, 24 MiB of text (about 330,000 lines)"),
+            Job(f"bb-bzip2{bits}", "real", bb, ["bzip2", "-c"], ["bzip2", "-c"], bits=bits,
+                stdin=("text", 8 << 10), smoke_stdin=("text", 256), strict=False,
+                checksum="stdout", max_reps=5, note="busybox bzip2 -c, 8 MiB of text"),
             Job(f"bb-awk{bits}", "real", bb, ["awk", AWK_PROGRAM], ["awk", AWK_PROGRAM],
                 bits=bits, stdin=("numbers", 10 << 10), smoke_stdin=("numbers", 64),
                 strict=False, checksum="stdout", max_reps=3,
@@ -165,6 +168,11 @@ def jobs():
         out.append(Job("zstd" + bits, "real", "zstd" + bits, ["32", "3"], ["1", "1"],
                        strict=False, max_reps=5,
                        note="Debian's libzstd.a (static): compress + decompress 32 MiB of text"))
+    for bits in ("64", "32"):
+        out.append(Job("lua" + bits, "real", "lua" + bits, ["8"], ["1"], strict=False,
+                       max_reps=5,
+                       note="Debian's liblua5.4.a (static): calls, tables, sort, strings "
+                       "(8 rounds; a computed goto per bytecode)"))
     # What a -march=x86-64-v3 build meets.  Unicorn's CPU (QEMU 5.0's TCG)
     # has no AVX: today seccomp-emu's run ends in SIGILL, shown as such.
     out.append(Job("scatter64M64-avx2", "isa", "scatter_avx2_64", ["64", "6"], ["1", "0"],
@@ -808,7 +816,8 @@ def render_page(doc, table):
         "print the native run's checksum (or, where the host cannot run the job natively, "
         "QEMU's) and exit as expected. Freestanding guests enter strict mode themselves "
         "(exit 3 under QEMU, which has no seccomp); the real programs (Debian's static "
-        "busybox and a driver linked with Debian's libzstd.a) make glibc's own calls, so "
+        "busybox, and drivers linked with Debian's libzstd.a and liblua5.4.a) make glibc's "
+        "own calls, so "
         "they run in seccomp-emu's pre-strict personality and their checksum is a hash of "
         "their standard output. Inputs are generated once, deterministically, into "
         "BUILD/bench/inputs. Peak memory is each run's own maxrss (wait4).",

@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # What the benchmark's i386 real-program jobs need beyond
-# scripts/install-deps.sh (which installs the x86_64 busybox-static and
-# libzstd-dev): Debian's i386 busybox-static and libzstd-dev, unpacked, not
-# installed, into bench/debian-i386/ (bin/busybox, usr/lib/i386-linux-gnu/
-# libzstd.a; VERSIONS says which packages).  `apt-get download` needs the
+# scripts/install-deps.sh (which installs the x86_64 busybox-static,
+# libzstd-dev and liblua5.4-dev): Debian's i386 busybox-static, libzstd-dev
+# and liblua5.4-dev, unpacked, not installed, into bench/debian-i386/
+# (bin/busybox, usr/lib/i386-linux-gnu/libzstd.a and liblua5.4.a; VERSIONS
+# says which packages).  `apt-get download` needs the
 # i386 architecture in apt's lists, so it is added (that installs nothing
 # by itself).  Without apt, or when the download fails, it says so and the
 # bench notes the i386 real-program jobs as skipped.
 . "$(dirname "$0")/lib/fail-loudly.bash"
 cd "$(dirname "$0")/.."
 dest=bench/debian-i386
-[ -x "$dest/bin/busybox" ] && [ -f "$dest/usr/lib/i386-linux-gnu/libzstd.a" ] && exit 0
+[ -x "$dest/bin/busybox" ] && [ -f "$dest/usr/lib/i386-linux-gnu/libzstd.a" ] &&
+    [ -f "$dest/usr/lib/i386-linux-gnu/liblua5.4.a" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
-    echo "bench-deps: no apt-get/dpkg here: the i386 busybox and zstd jobs will be skipped" >&2
+    echo "bench-deps: no apt-get/dpkg here: the i386 busybox, zstd and lua jobs will be skipped" >&2
     exit 0
 fi
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-pkgs=(busybox-static:i386 libzstd-dev:i386)
+pkgs=(busybox-static:i386 libzstd-dev:i386 liblua5.4-dev:i386)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 chmod a+rwx "$tmp"  # apt's download user writes here
@@ -41,7 +43,7 @@ if ! fetch; then
         $SUDO dpkg --remove-architecture i386 || true
         $SUDO apt-get update -q >/dev/null 2>&1 || true
     fi
-    [ -n "$ok" ] || { echo "bench-deps: apt-get download ${pkgs[*]} failed: the i386 busybox and zstd jobs will be skipped" >&2; exit 0; }
+    [ -n "$ok" ] || { echo "bench-deps: apt-get download ${pkgs[*]} failed: the i386 busybox, zstd and lua jobs will be skipped" >&2; exit 0; }
 fi
 rm -rf "$dest"
 mkdir -p "$dest"

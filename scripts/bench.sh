@@ -9,8 +9,9 @@
 cd "$(dirname "$0")/.."
 scripts/bench-deps.sh
 scripts/build.sh
-# An existing build dir was configured before the i386 libzstd.a was there.
-if [ -f bench/debian-i386/usr/lib/i386-linux-gnu/libzstd.a ] && [ ! -x build/bench/zstd32 ]; then
+# An existing build dir was configured before the i386 libzstd.a or liblua5.4.a was there.
+if { [ -f bench/debian-i386/usr/lib/i386-linux-gnu/libzstd.a ] && [ ! -x build/bench/zstd32 ]; } ||
+   { [ -f bench/debian-i386/usr/lib/i386-linux-gnu/liblua5.4.a ] && [ ! -x build/bench/lua32 ]; }; then
     quiet meson setup --reconfigure build
     quiet meson compile -C build
 fi

@@ -9,7 +9,7 @@
 # groff-base: the manual pages' check.
 # qemu-system-x86: the judge VM (tools/vm/, docs/differential-testing.md; its
 # kernel comes from scripts/vm-kernel.sh, a Debian .deb unpacked, not installed).
-# busybox-static, libzstd-dev: real programs for the benchmarks (bench/);
+# busybox-static, libzstd-dev, liblua5.4-dev: real programs for the benchmarks (bench/);
 # busybox-static, rustc, util-linux (unshare): tests/grants, real programs judged
 # by the kernel in a root of read-only bind mounts.
 # golang-go, rustc, musl-tools: the stock toolchains that build the
@@ -34,7 +34,7 @@ have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok ins
 for p in meson ninja-build pkg-config gcc gcc-multilib libglib2.0-dev libcapstone-dev \
          libcmocka-dev python3 qemu-user libseccomp-dev libjansson-dev libcap-dev xz-utils clang \
          libclang-rt-dev strace binutils groff-base qemu-system-x86 busybox-static libzstd-dev \
-         util-linux golang-go rustc musl-tools; do
+         util-linux golang-go rustc musl-tools liblua5.4-dev; do
     have "$p" || need+=("$p")
 done
 
