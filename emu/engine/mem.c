@@ -986,11 +986,6 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
                 *b = byte;
         }
         return 0;
-    case MADV_COLLAPSE_LINUX: {
-        /* A private mapping with room for one PMD-aligned huge page. */
-        uint64_t huge = 2u << 20, first = (v->start + huge - 1) & ~(huge - 1);
-        return !v->shared && first + huge <= v->end ? 0 : -EINVAL_LINUX;
-    }
     default:
         return 0;
     }
