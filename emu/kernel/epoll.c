@@ -272,7 +272,7 @@ static bool loop_or_too_deep(struct eventpoll *to, struct eventpoll *ep, int dep
 
 /* ep_insert() and ep_modify() both look at once: a ready file goes on the
  * ready list now. */
-static void item_arm(struct epitem *epi)
+static void arm_item(struct epitem *epi)
 {
     unsigned now = item_poll(epi, 0);
     epi->seen = now;
@@ -325,7 +325,7 @@ int64_t epoll_ctl(struct task *t, int epfd, int op, int fd, bool event_ok, uint3
             file_watch_add(tf->file, &epi->watch);
         }
         g_ptr_array_add(ep->items, epi);
-        item_arm(epi);
+        arm_item(epi);
         return 0;
     case EPOLL_CTL_DEL_LINUX:
         if (!epi)
@@ -339,7 +339,7 @@ int64_t epoll_ctl(struct task *t, int epfd, int op, int fd, bool event_ok, uint3
             return -EINVAL_LINUX;
         epi->events = events | POLLERR_LINUX | POLLHUP_LINUX;
         epi->data = data;
-        item_arm(epi);
+        arm_item(epi);
         return 0;
     default:
         return -EINVAL_LINUX;
