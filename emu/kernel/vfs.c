@@ -153,17 +153,22 @@ static int grant_rooted_at(const char *path)
 
 /* ---- the drawn tree -------------------------------------------------- */
 
-/* The emulated files (vfile.c) that have a place in the tree. */
+/* The emulated files (vfile.c) that have a place in the tree; PID stands
+ * for the guest's process id. */
 static const char *const vfile_paths[] = {
-    "/dev/null", "/dev/zero", "/dev/urandom", "/proc/self/status",
-    "/proc/thread-self/status", NULL /* /proc/<pid>/status */,
+    "/dev/null",        "/dev/zero",
+    "/dev/urandom",     "/proc/self/status",
+    "/proc/thread-self/status", "/proc/PID/status",
+    "/proc/self/maps",  "/proc/thread-self/maps",
+    "/proc/PID/maps",   "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
 };
 
 static const char *vfile_path(size_t i, char *buf, size_t len)
 {
-    if (vfile_paths[i])
-        return vfile_paths[i];
-    g_snprintf(buf, len, "/proc/%d/status", (int)getpid());
+    const char *path = vfile_paths[i], *pid = strstr(path, "/PID/");
+    if (!pid)
+        return path;
+    g_snprintf(buf, len, "%.*s/%d/%s", (int)(pid - path), path, (int)getpid(), pid + 5);
     return buf;
 }
 
@@ -919,7 +924,8 @@ int64_t ofile_getdents(struct task *t, struct ofile *f, uint64_t buf, uint64_t c
                 ino = st.st_ino;
                 type = xlat_dtype_of_mode(xlat_mode_to_linux(st.st_mode));
             } else if (vf >= 0) {
-                type = vf == VFILE_PROC_STATUS ? DT_REG_LINUX : DT_CHR_LINUX;
+                type = vf == VFILE_NULL || vf == VFILE_ZERO || vf == VFILE_URANDOM ? DT_CHR_LINUX
+                                                                                : DT_REG_LINUX;
             }
             int64_t n = put_dirent(out + used, count - used, dirent64, compat, ino,
                                    (int64_t)i + 1, type, name);

@@ -182,13 +182,13 @@ def cases(t):
             'at:/data/sub:../../' + t.secret.lstrip('/') + '/f', 'chdir:/data/outdir',
             'readlink:/proc/self/root', 'access:' + t.secret + '/f:r'], '/data'],
         ['rust-cmain', 'rust-cmain', ['/data/conf', '/data', 'dotlink'], '/data'],
+        ['rust', 'rust', ['/data/conf', '/data', 'dotlink'], '/data'],
     ]
 
 
 # Programs that cannot run under seccomp-emu yet, and why; they are run
 # and reported, and fail the test the day they pass (move them up).
 WAITING = {
-    'rust': 'Rust std start-up polls descriptors 0-2; poll is issue 31',
     'go': 'Go dies at 0x2 before main; issue 31',
 }
 
