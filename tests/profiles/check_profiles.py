@@ -477,8 +477,8 @@ def check_refusals(a, tmp):
         ('unknown syscall', prof(syscalls=[dict(rule, names=['getpid', 'getpdi'])]), 'syscalls[0]'),
         ('truncated', open(os.path.join(a.dir, PROFILES[0][0]), 'rb').read()[:5000], 'JSON'),
         ('empty', b'', 'JSON'),
-        ('huge', b'{"defaultAction": "SCMP_ACT_ALLOW", "comment": "' + b'x' * (5 << 20) + b'"}',
-         'larger'),
+        ('huge', b'{"defaultAction": "SCMP_ACT_ALLOW", "comment": "' + b'x' * (17 << 20) + b'"}',
+         'more than the 16 MiB'),
     ]
     paths = []
     for name, data, where in cases:
@@ -488,14 +488,22 @@ def check_refusals(a, tmp):
         paths.append((name, p, where))
     fifo = os.path.join(tmp, 'fifo.json')
     os.mkfifo(fifo)
-    paths += [('a FIFO', fifo, 'regular'), ('/dev/zero', '/dev/zero', 'regular'),
-              ('a directory', tmp, 'regular')]
+    paths += [('/dev/zero', '/dev/zero', 'more than the 16 MiB'),
+              ('a directory', tmp, 'is a directory')]
     for name, p, where in paths:
         rc, out, err = run([a.emu, '--seccomp-profile=' + p, a.busybox, 'true'], timeout=30)
         lines = err.strip().splitlines()
         check(rc == 2 and not out and len(lines) == 1 and where in lines[0],
               'refused, %s: status %d, one line naming %s: %s' % (name, rc, where,
                                                                    lines[0] if lines else ''))
+    # A stream is read until it ends, within --timeout (loaders/input.h): a
+    # FIFO nobody writes is the timeout's SIGKILL, one line, never a hang.
+    rc, out, err = run([a.emu, '--timeout=1', '--seccomp-profile=' + fifo, a.busybox, 'true'],
+                       timeout=30)
+    lines = err.strip().splitlines()
+    check(rc == -9 and len(lines) == 1 and '--timeout' in lines[0],
+          'a FIFO as the profile: status %d, one line naming --timeout: %s'
+          % (rc, lines[0] if lines else ''))
     # 18446744073709551615 is a valid OCI uint64: accepted, compared exactly.
     p = os.path.join(tmp, 'max.json')
     with open(p, 'wb') as f:
