@@ -579,7 +579,8 @@ int async_wait_fds(struct task *t, struct pollfd *fds, int nfds, int64_t timeout
             break;
         }
         p[0] = (struct pollfd){ .fd = async_state.wake[0], .events = POLLIN };
-        memcpy(p + 1, fds, sizeof(*fds) * (size_t)nfds);
+        if (nfds > 0) /* fds may be NULL then */
+            memcpy(p + 1, fds, sizeof(*fds) * (size_t)nfds);
         int wait = -1;
         if (until >= 0) {
             int64_t rest = until - mono_now();
