@@ -17,7 +17,6 @@
 
 /* HPAGE_PMD_SIZE: a PMD maps 2 MiB on every x86 kernel with 4-level or
  * 5-level paging, whatever the host's own page size. */
-#define THP_PMD_SIZE_PATH "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
 #define THP_PMD_SIZE_TEXT "2097152\n"
 
 int vfile_lookup(const char *path)

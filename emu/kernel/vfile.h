@@ -18,6 +18,9 @@ struct kstat;
 enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS, VFILE_THP_PMD_SIZE,
                 VFILE_PROC_MAPS };
 
+/* Where the kernel's THP page size is read (VFILE_THP_PMD_SIZE). */
+#define THP_PMD_SIZE_PATH "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+
 /* The emulated file at `path`, or -1. */
 int vfile_lookup(const char *path);
 /* Open it with Linux open flags: a guest descriptor or a negative errno. */

@@ -160,7 +160,7 @@ static const char *const vfile_paths[] = {
     "/dev/urandom",     "/proc/self/status",
     "/proc/thread-self/status", "/proc/PID/status",
     "/proc/self/maps",  "/proc/thread-self/maps",
-    "/proc/PID/maps",   "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+    "/proc/PID/maps",   THP_PMD_SIZE_PATH,
 };
 
 static const char *vfile_path(size_t i, char *buf, size_t len)
