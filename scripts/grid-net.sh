@@ -542,9 +542,21 @@ if E["KILL_LABEL"]:
     c = copy(E["KILL_LABEL"])
     say(f"{E['KILL_LABEL']} (on {E['KILL_NODE']} when it was killed): {ran(c)}")
     ms = c.get("machines", [])
-    check(len(ms) >= 2 and ms[0].startswith(E["KILL_NODE"] + ".") and not ms[-1].startswith(E["KILL_NODE"] + ".")
-          and once_valid(c),
-          "the job on the killed worker was rescheduled, completed elsewhere once, and validated")
+    moved = len(ms) >= 2 and ms[0].startswith(E["KILL_NODE"] + ".") and not ms[-1].startswith(E["KILL_NODE"] + ".")
+    # HTCondor may move the copy onto the liar, which the batch then excludes: the copy is
+    # cancelled unfinished there and its work unit is given a new copy, which must be valid.
+    unit = E["KILL_LABEL"].rsplit("-i", 1)[0]
+    excluded = worker(ms[-1].split(".")[0]).get("state") == "excluded" if ms else False
+    others = [l for l in s["events"] if l.startswith(unit + "-i") and l != E["KILL_LABEL"]]
+    if moved and excluded and c.get("verdict") == "cancelled" and c.get("terminations", 0) == 0:
+        say(f"{E['KILL_LABEL']} moved to {ms[-1].split('.')[0]}, excluded before it finished; "
+            f"the other copies of {unit}: " + "; ".join(f"{l}: {ran(copy(l))}" for l in others))
+        check(sum(once_valid(copy(l)) for l in others) >= 2,
+              f"the job on the killed worker was rescheduled, cancelled unfinished on the excluded worker it "
+              f"moved to, and {unit} was validated from other copies")
+    else:
+        check(moved and once_valid(c),
+              "the job on the killed worker was rescheduled, completed elsewhere once, and validated")
 else:
     check(False, "a worker was killed mid-job")
 if E["DROP_LABEL"]:
