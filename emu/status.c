@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <unicorn/unicorn.h>
 
@@ -53,6 +54,30 @@ char *err_quote(const char *s)
     append_escaped(g, s ? s : "", ERR_VALUE_MAX, true);
     g_string_append_c(g, '\'');
     return g_string_free(g, FALSE);
+}
+
+/* strerror_r is GNU's (the message, maybe a static string) with
+ * _GNU_SOURCE on glibc and POSIX's (0 once buf holds it) elsewhere. */
+static const char *strerror_r_gnu(const char *r, const char *buf)
+{
+    (void)buf;
+    return r;
+}
+
+static const char *strerror_r_posix(int r, const char *buf) { return r == 0 ? buf : NULL; }
+
+#define STRERROR_R_MESSAGE(r, buf) \
+    _Generic((r), char *: strerror_r_gnu, default: strerror_r_posix)((r), (buf))
+
+const char *host_strerror(int err)
+{
+    static _Thread_local char buf[128];
+    const char *msg = STRERROR_R_MESSAGE(strerror_r(err, buf, sizeof(buf)), buf);
+    if (!msg || !*msg) {
+        snprintf(buf, sizeof(buf), "Unknown error %d", err);
+        msg = buf;
+    }
+    return msg;
 }
 
 err_t uc_err_wrap(int e, const char *what)

@@ -30,6 +30,16 @@ err_t err_printable(err_t e);
  * backslash and quote, cut to ERR_VALUE_MAX.  Free with g_free. */
 char *err_quote(const char *s);
 
+/* The host's message for host errno `err`, for every diagnostic, since any
+ * may be printed after the self-sandbox is on (emu/host/sandbox_linux.c):
+ * strerror_r, which reads the C library's table.  Never g_strerror(): the
+ * first time it meets a number outside a UTF-8 locale (seccomp-emu never
+ * calls setlocale, so always) it converts the text to UTF-8, and opening
+ * the conversion reads glib's charset.alias and iconv's
+ * gconv-modules.cache, openat calls the filter kills: SIGSYS instead of
+ * the line.  The text stays valid until this thread's next call. */
+const char *host_strerror(int err);
+
 /* Wrap a Unicorn call: evaluates to an err_t naming the call on failure. */
 #define UC_TRY(call) uc_err_wrap((call), #call)
 err_t uc_err_wrap(int uc_err, const char *what);

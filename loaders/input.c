@@ -70,10 +70,10 @@ err_t input_read(const char *path, size_t max, input_enough_fn enough, char **da
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return fail(why, errno == ENOENT ? INPUT_MISSING : INPUT_BAD,
-                    err_new("cannot open: %s", g_strerror(errno)));
+                    err_new("cannot open: %s", host_strerror(errno)));
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        err_t e = err_new("cannot stat: %s", g_strerror(errno));
+        err_t e = err_new("cannot stat: %s", host_strerror(errno));
         close(fd);
         return fail(why, INPUT_BAD, e);
     }
@@ -119,7 +119,7 @@ err_t input_read(const char *path, size_t max, input_enough_fn enough, char **da
             int wait = (int)MIN((left + 999999) / 1000000, (int64_t)G_MAXINT);
             int r = poll(&p, 1, wait);
             if (r < 0 && errno != EINTR) {
-                e = fail(why, INPUT_BAD, err_new("cannot wait for input: %s", g_strerror(errno)));
+                e = fail(why, INPUT_BAD, err_new("cannot wait for input: %s", host_strerror(errno)));
                 break;
             }
             if (r <= 0)
@@ -138,7 +138,7 @@ err_t input_read(const char *path, size_t max, input_enough_fn enough, char **da
         if (n == 0)
             break;
         if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
-            e = fail(why, INPUT_BAD, err_new("cannot read: %s", g_strerror(errno)));
+            e = fail(why, INPUT_BAD, err_new("cannot read: %s", host_strerror(errno)));
             break;
         }
     }

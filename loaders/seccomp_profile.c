@@ -687,20 +687,20 @@ static err_t export_program(scmp_filter_ctx ctx, struct bpf_program *out)
 {
     int fd = memfd_create("seccomp-emu-profile", MFD_CLOEXEC);
     if (fd < 0)
-        return err_new("memfd_create: %s", g_strerror(errno));
+        return err_new("memfd_create: %s", host_strerror(errno));
     err_t e = OK;
     int rc = seccomp_export_bpf(ctx, fd);
     off_t size = lseek(fd, 0, SEEK_END);
     if (rc < 0) {
-        e = err_new("libseccomp cannot export the filter: %s", g_strerror(-rc));
+        e = err_new("libseccomp cannot export the filter: %s", host_strerror(-rc));
     } else if (size < 0) {
-        e = err_new("lseek: %s", g_strerror(errno));
+        e = err_new("lseek: %s", host_strerror(errno));
     } else {
         uint8_t *buf = g_malloc((size_t)size + 1);
         ssize_t got = pread(fd, buf, (size_t)size, 0);
         if (got != size)
             e = err_new("reading the exported filter back: %s",
-                        got < 0 ? g_strerror(errno) : "short read");
+                        got < 0 ? host_strerror(errno) : "short read");
         else
             e = filter_decode(buf, (size_t)size, out);
         g_free(buf);
@@ -726,13 +726,13 @@ static err_t compile(const struct seccomp_profile *prof, struct bpf_program *out
     }
     /* seccomp_init() adds the host's architecture; the profile decides. */
     if ((rc = seccomp_arch_remove(ctx, seccomp_arch_native())) < 0) {
-        e = err_new("libseccomp: removing the host architecture: %s", g_strerror(-rc));
+        e = err_new("libseccomp: removing the host architecture: %s", host_strerror(-rc));
         goto restore;
     }
     for (guint i = 0; i < prof->arches->len; i++) {
         uint32_t arch = g_array_index(prof->arches, uint32_t, i);
         if ((rc = seccomp_arch_add(ctx, arch)) < 0 && rc != -EEXIST) {
-            e = err_new("libseccomp refuses architecture %#x: %s", arch, g_strerror(-rc));
+            e = err_new("libseccomp refuses architecture %#x: %s", arch, host_strerror(-rc));
             goto restore;
         }
     }
@@ -752,7 +752,7 @@ static err_t compile(const struct seccomp_profile *prof, struct bpf_program *out
             }
             if (rc < 0)
                 e = err_new("syscalls[%zu]: libseccomp refuses the rule for \"%s\": %s", r->index,
-                            name, g_strerror(-rc));
+                            name, host_strerror(-rc));
         }
     }
     if (!e)

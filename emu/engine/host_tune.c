@@ -23,7 +23,7 @@ err_t host_tune_memory(void)
      * (bench/), for no measurable speed on guests that small.  Kernels
      * before 3.15 lack the option (EINVAL): nothing to turn off there. */
     if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0 && errno != EINVAL)
-        return err_new("prctl(PR_SET_THP_DISABLE): %s", strerror(errno));
+        return err_new("prctl(PR_SET_THP_DISABLE): %s", host_strerror(errno));
 #endif
     return OK;
 }
@@ -44,11 +44,11 @@ err_t host_zero_pages(void *p, size_t len)
         return OK;
 #if defined(__linux__)
     if (madvise(p, len, MADV_DONTNEED) != 0)
-        return err_new("madvise(MADV_DONTNEED) of %zu bytes: %s", len, strerror(errno));
+        return err_new("madvise(MADV_DONTNEED) of %zu bytes: %s", len, host_strerror(errno));
 #else
     void *q = mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0);
     if (q == MAP_FAILED)
-        return err_new("mmap(MAP_FIXED) of %zu bytes: %s", len, strerror(errno));
+        return err_new("mmap(MAP_FIXED) of %zu bytes: %s", len, host_strerror(errno));
 #endif
     return OK;
 }
@@ -88,7 +88,7 @@ bool host_tune_private_fds(const int *keep, int n)
                  * guest descriptors open. */
                 if (flags)
                     return false;
-                g_error("close_range on the timer thread's own table: %s", g_strerror(errno));
+                g_error("close_range on the timer thread's own table: %s", host_strerror(errno));
             }
             flags = 0;
         }

@@ -171,7 +171,7 @@ err_t mm_copy(const struct mm *src, struct mm **out)
                     g_hash_table_destroy(copies);
                     mm_unref(mm);
                     return err_new("host mmap of %zu bytes for fork: %s", v.chunk->len,
-                                   g_strerror(errno));
+                                   host_strerror(errno));
                 }
                 g_hash_table_insert(copies, v.chunk, c);
             }
@@ -288,7 +288,7 @@ static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool 
         return err_new("guest memory limit reached");
     struct chunk *c = chunk_new(len);
     if (!c)
-        return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, g_strerror(errno));
+        return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, host_strerror(errno));
     struct vma v = { .start = addr, .end = addr + len, .prot = prot, .host = c->base, .chunk = c,
                      .name = name, .shared = shared };
     err_t e = insert_piece(mm, v);
@@ -1196,7 +1196,7 @@ void *mm_guard(void)
         void *p = mmap(NULL, MAX_RW_COUNT_LINUX + (size_t)PAGE_SIZE_LINUX, PROT_NONE,
                        MAP_PRIVATE | MAP_ANON | GUARD_NORESERVE, -1, 0);
         if (p == MAP_FAILED)
-            g_error("cannot reserve the guard range: %s", g_strerror(errno));
+            g_error("cannot reserve the guard range: %s", host_strerror(errno));
         guard = p;
     }
     return guard;

@@ -122,10 +122,10 @@ static err_t take_socket(GSocket *sock, int *host)
 {
     int fd = dup(g_socket_get_fd(sock));
     if (fd < 0)
-        return err_new("dup: %s", g_strerror(errno));
+        return err_new("dup: %s", host_strerror(errno));
     int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-        err_t e = err_new("fcntl: %s", g_strerror(errno));
+        err_t e = err_new("fcntl: %s", host_strerror(errno));
         close(fd);
         return e;
     }
@@ -200,7 +200,7 @@ static err_t open_path(const char *path, int flags, const char *how, int *host)
 {
     int fd = g_open(path, flags | O_NOCTTY, 0666);
     if (fd < 0)
-        return err_new("cannot open %s %s: %s", path, how, g_strerror(errno));
+        return err_new("cannot open %s %s: %s", path, how, host_strerror(errno));
     *host = fd;
     return OK;
 }

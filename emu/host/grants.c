@@ -92,10 +92,10 @@ static err_t open_grant(const struct grant_spec *s, int *fd, bool *is_dir)
 {
     int h = open(s->host, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (h < 0)
-        return err_new("cannot open %s: %s", s->host, g_strerror(errno));
+        return err_new("cannot open %s: %s", s->host, host_strerror(errno));
     struct stat st;
     if (fstat(h, &st) < 0) {
-        err_t e = err_new("%s: %s", s->host, g_strerror(errno));
+        err_t e = err_new("%s: %s", s->host, host_strerror(errno));
         close(h);
         return e;
     }

@@ -65,10 +65,8 @@ err_t sandbox_enter(void)
         const char *path = opt_test_forbidden + strlen("open-ro:");
         int fd = openat(AT_FDCWD, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
-            /* strerror: g_strerror() may open iconv's modules to convert
-             * the message, which the filter now refuses. */
             fprintf(stderr, "seccomp-emu: --self-sandbox-test: %s refused: %s\n", path,
-                    strerror(errno));
+                    host_strerror(errno));
             _exit(EXIT_SANDBOX_REFUSED);
         }
         fprintf(stderr, "seccomp-emu: self-sandbox let open-ro:%s through\n", path);

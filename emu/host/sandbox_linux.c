@@ -219,7 +219,7 @@ static err_t add_rule(scmp_filter_ctx ctx, const struct allow *a)
         break;
     }
     if (r < 0)
-        return err_new("self-sandbox: cannot allow %s: %s", a->name, g_strerror(-r));
+        return err_new("self-sandbox: cannot allow %s: %s", a->name, host_strerror(-r));
     return OK;
 }
 
@@ -229,19 +229,19 @@ err_t sandbox_install_filter(void)
      * guest memory behind; the guest's own RLIMIT_CORE is emulated. */
     struct rlimit none = { 0, 0 };
     if (setrlimit(RLIMIT_CORE, &none) != 0)
-        return err_new("self-sandbox: setrlimit(RLIMIT_CORE): %s", g_strerror(errno));
+        return err_new("self-sandbox: setrlimit(RLIMIT_CORE): %s", host_strerror(errno));
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
     if (!ctx)
         return err_new("self-sandbox: seccomp_init failed");
     err_t e = OK;
     int r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
     if (r < 0)
-        e = err_new("self-sandbox: cannot apply the filter to all threads: %s", g_strerror(-r));
+        e = err_new("self-sandbox: cannot apply the filter to all threads: %s", host_strerror(-r));
     for (size_t i = 0; !e && i < G_N_ELEMENTS(allowlist); i++)
         e = add_rule(ctx, &allowlist[i]);
     if (!e && (r = seccomp_load(ctx)) < 0)
         e = err_new("self-sandbox: the kernel refused the filter (%s); run with "
-                    "--no-self-sandbox to go without", g_strerror(-r));
+                    "--no-self-sandbox to go without", host_strerror(-r));
     seccomp_release(ctx);
     return e;
 }
@@ -273,14 +273,14 @@ err_t sandbox_landlock_grants(void)
     if (abi < 0)
         return err_new("self-sandbox: --ro needs Landlock to keep seccomp-emu's own opens in the "
                        "granted directories, and this kernel has none (%s); --no-self-sandbox "
-                       "runs without the self-sandbox", g_strerror(errno));
+                       "runs without the self-sandbox", host_strerror(errno));
     /* Handled: everything; allowed: reading, below each granted
      * directory.  File grants need no rule: their one descriptor was
      * opened before and is never opened again. */
     struct landlock_ruleset_attr attr = { .handled_access_fs = landlock_fs_rights(abi) };
     int rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
     if (rs < 0)
-        return err_new("self-sandbox: landlock_create_ruleset: %s", g_strerror(errno));
+        return err_new("self-sandbox: landlock_create_ruleset: %s", host_strerror(errno));
     err_t e = OK;
     for (unsigned i = 0; !e; i++) {
         int fd = vfs_grant_dir_fd(i);
@@ -291,12 +291,12 @@ err_t sandbox_landlock_grants(void)
             .parent_fd = fd,
         };
         if (syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) != 0)
-            e = err_new("self-sandbox: landlock_add_rule: %s", g_strerror(errno));
+            e = err_new("self-sandbox: landlock_add_rule: %s", host_strerror(errno));
     }
     if (!e && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-        e = err_new("self-sandbox: PR_SET_NO_NEW_PRIVS: %s", g_strerror(errno));
+        e = err_new("self-sandbox: PR_SET_NO_NEW_PRIVS: %s", host_strerror(errno));
     if (!e && syscall(SYS_landlock_restrict_self, rs, 0) != 0)
-        e = err_new("self-sandbox: landlock_restrict_self: %s", g_strerror(errno));
+        e = err_new("self-sandbox: landlock_restrict_self: %s", host_strerror(errno));
     close(rs);
     return e;
 }

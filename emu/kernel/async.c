@@ -302,10 +302,10 @@ static gpointer timer_thread(gpointer data)
 static err_t open_pipe(int fds[2])
 {
     if (pipe(fds) != 0)
-        return err_new("pipe: %s", g_strerror(errno));
+        return err_new("pipe: %s", host_strerror(errno));
     for (int i = 0; i < 2; i++)
         if (fcntl(fds[i], F_SETFL, O_NONBLOCK) != 0 || fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0)
-            return err_new("fcntl on a pipe: %s", g_strerror(errno));
+            return err_new("fcntl on a pipe: %s", host_strerror(errno));
     return OK;
 }
 
@@ -322,12 +322,12 @@ err_t async_start(struct task *t)
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
     if (sigaction(INTERRUPT_SIGNAL, &sa, NULL) != 0)
-        return err_new("sigaction(SIGURG): %s", g_strerror(errno));
+        return err_new("sigaction(SIGURG): %s", host_strerror(errno));
     sigset_t need;
     sigemptyset(&need);
     sigaddset(&need, INTERRUPT_SIGNAL);
     if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
-        return err_new("pthread_sigmask: %s", g_strerror(errno));
+        return err_new("pthread_sigmask: %s", host_strerror(errno));
     async_state.main_thread = pthread_self();
     GError *gerr = NULL;
     async_state.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
@@ -355,7 +355,7 @@ err_t async_forward_signals(struct task *t)
         sigfillset(&sa.sa_mask);
         int host = xlat_signal_to_host(forwarded[i]);
         if (sigaction(host, &sa, NULL) != 0)
-            return err_new("sigaction(%d): %s", host, g_strerror(errno));
+            return err_new("sigaction(%d): %s", host, host_strerror(errno));
     }
     err_t e = async_job_control(t);
     if (e)
@@ -371,7 +371,7 @@ err_t async_forward_signals(struct task *t)
     for (size_t i = 0; i < G_N_ELEMENTS(job_control); i++)
         sigaddset(&need, xlat_signal_to_host(job_control[i]));
     if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
-        return err_new("pthread_sigmask: %s", g_strerror(errno));
+        return err_new("pthread_sigmask: %s", host_strerror(errno));
     return OK;
 }
 
@@ -414,7 +414,7 @@ err_t async_job_control(struct task *t)
         } else
             sa.sa_handler = want == HOST_IGNORE ? SIG_IGN : SIG_DFL;
         if (sigaction(host, &sa, NULL) != 0)
-            return err_new("sigaction(%d): %s", host, g_strerror(errno));
+            return err_new("sigaction(%d): %s", host, host_strerror(errno));
         async_state.job_disposition[i] = want;
     }
     return OK;

@@ -316,18 +316,18 @@ err_t limits_start_clock(bool quiet)
     sa.sa_handler = on_setup_timeout;
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGALRM, &sa, NULL) != 0)
-        return err_new("sigaction(SIGALRM): %s", g_strerror(errno));
+        return err_new("sigaction(SIGALRM): %s", host_strerror(errno));
     sigset_t alrm;
     sigemptyset(&alrm);
     sigaddset(&alrm, SIGALRM);
     if ((errno = pthread_sigmask(SIG_UNBLOCK, &alrm, NULL)) != 0)
-        return err_new("pthread_sigmask: %s", g_strerror(errno));
+        return err_new("pthread_sigmask: %s", host_strerror(errno));
     struct itimerval it = { { 0, 0 }, { (time_t)(ns / 1000000000ll),
                                         (suseconds_t)(ns % 1000000000ll / 1000) } };
     if (!it.it_value.tv_sec && !it.it_value.tv_usec)
         it.it_value.tv_usec = 1;
     if (setitimer(ITIMER_REAL, &it, NULL) != 0)
-        return err_new("setitimer: %s", g_strerror(errno));
+        return err_new("setitimer: %s", host_strerror(errno));
     return OK;
 }
 
@@ -337,13 +337,13 @@ err_t limits_setup_done(void)
 {
     struct itimerval off = { { 0, 0 }, { 0, 0 } };
     if (setitimer(ITIMER_REAL, &off, NULL) != 0)
-        return err_new("setitimer: %s", g_strerror(errno));
+        return err_new("setitimer: %s", host_strerror(errno));
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_DFL;
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGALRM, &sa, NULL) != 0)
-        return err_new("sigaction(SIGALRM): %s", g_strerror(errno));
+        return err_new("sigaction(SIGALRM): %s", host_strerror(errno));
     return OK;
 }
 

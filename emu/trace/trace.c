@@ -110,7 +110,7 @@ static void emit(GString *line)
     if (fwrite(line->str, 1, line->len, tr.out) != line->len || fflush(tr.out) != 0) {
         int e = errno;
         detach();
-        fprintf(stderr, "seccomp-emu: trace: %s; tracing stopped\n", g_strerror(e));
+        fprintf(stderr, "seccomp-emu: trace: %s; tracing stopped\n", host_strerror(e));
     }
     g_string_free(line, TRUE);
 }
@@ -679,7 +679,7 @@ err_t trace_open_output(void)
          * its own table (emu/kernel/fdtable.c). */
         int fd = open(opt_trace_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         if (fd < 0 || !(tr.out = fdopen(fd, "w")))
-            return err_new("--trace: %s: %s", opt_trace_file, g_strerror(errno));
+            return err_new("--trace: %s: %s", opt_trace_file, host_strerror(errno));
     }
     return OK;
 }
