@@ -22,7 +22,10 @@ the kernel under RLIMIT_AS and RLIMIT_FSIZE; no byte past the limit, and
 seccomp-emu's own peak RSS (wait4) bounded by a trivial job's plus the limit.
 
 sandbox: seccomp-emu's self-sandbox kills it (SIGSYS) when it makes a
-forbidden call after set-up, and is in force while the guest runs.
+forbidden call after set-up, and is in force while the guest runs; host
+errors met under it (a full --trace file, a host mmap refused) end as
+designed, in the C locale too.  It takes the tricks guest (x86_64) too:
+  run_hostile.py sandbox EMU GUEST32 GUEST64 TRICKS64
 
 Where this host cannot run a case natively (i386 without IA-32 emulation,
 or what NEEDS below names), the kernel's recorded answer judges it
@@ -469,6 +472,7 @@ SIGSYS = 31
 
 def sandbox(emu, guests):
     g = guests["64"]
+    late_host_errors(emu, guests["tricks64"])
     for call in ["open", "creat", "execve", "fork", "clone", "socket", "kill", "ptrace",
                  "mount", "ioctl"]:
         with tempfile.TemporaryDirectory() as d:
@@ -519,6 +523,73 @@ def sandbox(emu, guests):
         check(st == -sig, "%s sent while the guest blocks in read, under the filter: %s" % (
             signal.Signals(sig).name, "hung" if st is None else
             "killed by %s" % signal.Signals(-st).name if st < 0 else "exit %d" % st))
+
+
+# Host errors met once the filter is on must end as designed, with their
+# one line, never in SIGSYS: the message comes from host_strerror
+# (emu/status.h), where g_strerror's first conversion of a message opened
+# glib's charset.alias and iconv's gconv-modules.cache, calls the filter
+# kills.  seccomp-emu never calls setlocale, so glib converts whatever the
+# environment says; these are the usual spellings of the C locale.
+LATE_LOCALES = ({"LC_ALL": "C"}, {"LANG": "C"}, {"LC_ALL": "C.UTF-8"})
+
+
+def late_run(argv, env, rlimits=(), ignore=()):
+    """(exit status as subprocess gives it, stdout, stderr) of argv in env,
+    with default signal actions but the `ignore` ones."""
+    def child():
+        for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(sig, signal.SIG_IGN if sig in ignore else signal.SIG_DFL)
+        for res, value in rlimits:
+            resource.setrlimit(res, (value, value))
+    try:
+        p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, preexec_fn=child, timeout=60)
+    except subprocess.TimeoutExpired:
+        return None, b"", b"(hung)"
+    return p.returncode, p.stdout, p.stderr
+
+
+def late_host_errors(emu, tricks):
+    for loc in LATE_LOCALES:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("LC_") and k not in ("LANG", "LANGUAGE", "CHARSET")}
+        env.update(loc)
+        where = " ".join("%s=%s" % kv for kv in loc.items())
+        # The --trace file reaches RLIMIT_FSIZE at the first line written
+        # after set-up (SIGXFSZ ignored: write answers EFBIG).  Tracing
+        # stops with one line; the guest's run is unchanged.
+        plain_st, plain_out, _ = late_run([emu, tricks, "call_df"], env)
+        with tempfile.TemporaryDirectory() as d:
+            trace = os.path.join(d, "trace")
+            late_run([emu, "--trace=" + trace, tricks, "call_df"], env)
+            with open(trace, "rb") as f:
+                first = f.readline()
+            st, out, err = late_run([emu, "--trace=" + trace, tricks, "call_df"], env,
+                                    rlimits=[(resource.RLIMIT_FSIZE, len(first))],
+                                    ignore=[signal.SIGXFSZ])
+            with open(trace, "rb") as f:
+                written = f.read()
+        check(first.startswith(b"+++ ") and plain_st == 0 and st == plain_st and
+              out == plain_out and written == first and
+              err == b"seccomp-emu: trace: File too large; tracing stopped\n",
+              "%s: a --trace file past RLIMIT_FSIZE under the filter: status %s (want %s), "
+              "%d of %d bytes, %r" % (where, st, plain_st, len(written), len(first), err[:150]))
+        # A guest mmap the host cannot back, under seccomp-emu's own
+        # RLIMIT_AS: -ENOMEM to the guest, as Linux answers it, and the run
+        # goes on.  (AddressSanitizer's shadow alone needs terabytes of
+        # address space: no RLIMIT_AS can hold it; the case above covers it.)
+        if "ASAN_OPTIONS" in os.environ:
+            print("skip %s: mmap under RLIMIT_AS (AddressSanitizer build)" % where, flush=True)
+            continue
+        st, out, err = late_run([emu, tricks, "mmap_flood"], env,
+                                rlimits=[(resource.RLIMIT_AS, 3 << 30)])
+        got = out.decode(errors="replace").strip()
+        n = got.split(" -> ")[-1]
+        check(st == 0 and got.startswith("mmap_flood -> ") and n.isdigit() and 0 < int(n) < 64 and
+              not err,
+              "%s: guest mmaps past seccomp-emu's RLIMIT_AS under the filter: status %s, %r, %r"
+              % (where, st, got, err[:150]))
 
 
 # ---------------------------------------------------------------- floods
@@ -836,6 +907,8 @@ def messages(emu, guests):
 def main():
     suite, emu, g32, g64 = [os.path.abspath(a) if i else a for i, a in enumerate(sys.argv[1:5])]
     guests = {"32": g32, "64": g64}
+    if suite == "sandbox":
+        guests["tricks64"] = os.path.abspath(sys.argv[5])
     {"tricks": tricks, "hostcalls": hostcalls, "sandbox": sandbox,
      "floods": floods, "messages": messages, "resources": resources}[suite](emu, guests)
     print("%d failed" % len(failures))
