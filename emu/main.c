@@ -240,6 +240,7 @@ static err_t load_elf(struct task *t, const uint8_t *data, size_t len, const str
 
 int main(int argc, char **argv)
 {
+    err_install_log_writer();
     signal_read_inherited();
     GOptionContext *ctx = g_option_context_new("PROGRAM [ARG...]");
     g_option_context_set_summary(ctx, "Run a static i386 or x86_64 Linux program, enforcing "

@@ -80,6 +80,39 @@ const char *host_strerror(int err)
     return msg;
 }
 
+static GLogWriterOutput one_line_log_writer(GLogLevelFlags level, const GLogField *fields,
+                                            gsize n_fields, gpointer user_data)
+{
+    (void)user_data;
+    const char *message = NULL, *domain = NULL;
+    for (gsize i = 0; i < n_fields; i++) {
+        if (fields[i].length >= 0)
+            continue; /* binary fields: no message among them */
+        if (!strcmp(fields[i].key, "MESSAGE"))
+            message = fields[i].value;
+        else if (!strcmp(fields[i].key, "GLIB_DOMAIN"))
+            domain = fields[i].value;
+    }
+    /* G_MESSAGES_DEBUG still chooses which debug and info lines show. */
+    if (g_log_writer_default_would_drop(level, domain))
+        return G_LOG_WRITER_HANDLED;
+    const char *what = (level & G_LOG_LEVEL_ERROR)      ? "error"
+                       : (level & G_LOG_LEVEL_CRITICAL) ? "critical"
+                       : (level & G_LOG_LEVEL_WARNING)  ? "warning"
+                       : (level & G_LOG_LEVEL_MESSAGE)  ? "message"
+                       : (level & G_LOG_LEVEL_INFO)     ? "info"
+                                                        : "debug";
+    char *line = err_printable(g_strdup_printf("%s%s%s: %s", domain ? domain : "",
+                                               domain ? ": " : "", what,
+                                               message ? message : "(no message)"));
+    fprintf(stderr, "seccomp-emu: %s\n", line);
+    fflush(stderr);
+    g_free(line);
+    return G_LOG_WRITER_HANDLED;
+}
+
+void err_install_log_writer(void) { g_log_set_writer_func(one_line_log_writer, NULL, NULL); }
+
 err_t uc_err_wrap(int e, const char *what)
 {
     if (e == UC_ERR_OK)

@@ -40,6 +40,14 @@ char *err_quote(const char *s);
  * the line.  The text stays valid until this thread's next call. */
 const char *host_strerror(int err);
 
+/* glib's own log writer converts each g_error, g_critical or g_warning
+ * line to the locale's charset and stamps it with the local time, which
+ * opens charset.alias, gconv-modules.cache and /etc/localtime: after the
+ * self-sandbox, SIGSYS instead of the line.  This writer prints
+ * "seccomp-emu: LEVEL: message" as one line (err_printable) and nothing
+ * else; main() installs it before anything can log. */
+void err_install_log_writer(void);
+
 /* Wrap a Unicorn call: evaluates to an err_t naming the call on failure. */
 #define UC_TRY(call) uc_err_wrap((call), #call)
 err_t uc_err_wrap(int uc_err, const char *what);

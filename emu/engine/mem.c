@@ -1155,7 +1155,7 @@ void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
             if (e) {
                 /* Non-empty by construction; a failure here would leave
                  * stale code running, so it is reported, never ignored. */
-                g_critical("seccomp-emu: %s", e);
+                g_critical("%s", e);
                 err_free(e);
             }
         }

@@ -51,7 +51,7 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
         int user_access = 1;
         err_t e = UC_TRY(uc_ctl_tlb_fill_user(uc, &user_access));
         if (e) {
-            g_critical("seccomp-emu: %s", e);
+            g_critical("%s", e);
             err_free(e);
         }
         if (user_access)
