@@ -14,6 +14,10 @@
 #include "emu/host/grants.h"
 #include "emu/engine/host_tune.h"
 #include "emu/kernel/async.h"
+#include "emu/kernel/exec.h"
+#include "emu/kernel/exit.h"
+#include "emu/kernel/fork.h"
+#include "emu/kernel/sched.h"
 #include "emu/kernel/limits.h"
 #include "emu/run.h"
 #include "emu/host/sandbox.h"
@@ -217,7 +221,7 @@ static void install_policies(struct task *t, GPtrArray *policies)
 
 /* Maps a static ELF program and builds its Linux initial stack. */
 static err_t load_elf(struct task *t, const uint8_t *data, size_t len, const struct elf_info *info,
-                      char **argv, const char *prog, uint64_t *entry, uint64_t *sp,
+                      char **argv, char **envp, const char *execfn, uint64_t *entry, uint64_t *sp,
                       bool *mapping_failed)
 {
     struct elf_loaded ld;
@@ -230,12 +234,43 @@ static err_t load_elf(struct task *t, const uint8_t *data, size_t len, const str
     t->mm->elf_data = ld.data;
     if ((e = vdso_map(t)))
         return e;
-    g_autoptr(GStrvBuilder) env = g_strv_builder_new();
-    for (char **p = opt_env; p && *p; p++)
-        g_strv_builder_add(env, *p);
-    g_auto(GStrv) envp = g_strv_builder_end(env);
     *entry = ld.entry;
-    return stack_build(t, info, &ld, argv, envp, prog, sp);
+    return stack_build(t, info, &ld, argv, envp, execfn, sp);
+}
+
+/* The program seccomp-emu was started with, kept for execve(2): after
+ * the self-sandbox no file can be opened, and it is the one program the
+ * guest can run again (/proc/self/exe). */
+static struct {
+    char *path; /* canonical */
+    gchar *data;
+    gsize len;
+    struct elf_info info;
+} program;
+
+static bool program_known(const char *path)
+{
+    return program.data && !strcmp(path, program.path);
+}
+
+static err_t program_load(struct task *t, const char *path, char **argv, char **envp,
+                          const char *execfn, uint64_t *entry, uint64_t *sp)
+{
+    if (!program_known(path))
+        return err_new("%s: not a program seccomp-emu holds", path);
+    bool mapping_failed = false;
+    return load_elf(t, (const uint8_t *)program.data, program.len, &program.info, argv, envp,
+                    execfn, entry, sp, &mapping_failed);
+}
+
+/* What every engine gets after the first: the trap path's and the
+ * faults' hooks (a forked process's engine). */
+static err_t engine_setup(struct cpu *c)
+{
+    err_t e;
+    if ((e = fault_install(c)) || (e = trap_install(c)))
+        return e;
+    return OK;
 }
 
 int main(int argc, char **argv)
@@ -252,6 +287,7 @@ int main(int argc, char **argv)
     g_option_context_add_group(ctx, raw_option_group());
     g_option_context_add_group(ctx, limits_option_group());
     g_option_context_add_group(ctx, sandbox_option_group());
+    g_option_context_add_group(ctx, sched_option_group());
     /* Everything after PROGRAM belongs to the guest. */
     g_option_context_set_strict_posix(ctx, TRUE);
     GError *gerr = NULL;
@@ -339,26 +375,38 @@ int main(int argc, char **argv)
     uint64_t top = TASK_SIZE_LINUX(info.is64), sp, entry, start;
     if ((e = host_tune_memory()))
         die(EXIT_CANNOT_EXECUTE, prog, e);
+    sched_init(t);
     if ((e = signal_setup(t)) || (e = fault_install(t->cpu)) || (e = async_start(t)) ||
         (e = limits_setup(t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
     /* Linux's top-down layout: mmap below room for RLIMIT_STACK. */
     t->mm->mmap_base = mm_mmap_base(top, t->group->rlim[RLIMIT_STACK_LINUX].cur);
     bool mapping_failed = false;
-    e = raw ? raw_start(t, &rimg, &entry, &sp)
-            : load_elf(t, (const uint8_t *)data, len, &info, argv + first, prog, &entry, &sp,
-                       &mapping_failed);
+    if (raw)
+        e = raw_start(t, &rimg, &entry, &sp);
+    else {
+        g_autoptr(GStrvBuilder) env = g_strv_builder_new();
+        for (char **p = opt_env; p && *p; p++)
+            g_strv_builder_add(env, *p);
+        g_auto(GStrv) envp = g_strv_builder_end(env);
+        e = load_elf(t, (const uint8_t *)data, len, &info, argv + first, envp, prog, &entry, &sp,
+                     &mapping_failed);
+        program.path = g_strdup(t->mm->exe_path);
+        program.data = data;
+        program.len = len;
+        program.info = info;
+        exec_known = program_known;
+        exec_load = program_load;
+    }
     if (e && mapping_failed) {
         /* Linux is past execve's point of no return when it maps the
          * segments: a failure there is a SIGSEGV (bprm_execve). */
-        task_kill(t, SIGSEGV_LINUX,
-                  err_printable(g_strdup_printf("killed by SIGSEGV: %s: the program's segments "
-                                                "cannot be mapped: %s", prog, e)));
-        exit_like_guest(t);
+        g_autofree char *why = err_printable(g_strdup_printf(
+            "killed by SIGSEGV: %s: the program's segments cannot be mapped: %s", prog, e));
+        exit_like_guest(t, SIGSEGV_LINUX, why);
     }
     if (e)
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    g_free(data);
 
     if ((e = trap_install(t->cpu)) || (e = cpu_prepare_user(t->cpu, entry, sp, &start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
@@ -380,7 +428,17 @@ int main(int argc, char **argv)
     if ((e = sandbox_enter()))
         die(EXIT_CANNOT_EXECUTE, prog, e);
 
+    fork_engine_setup = engine_setup;
+    fork_task_body = run_task_body;
+    /* Kept for the end, which its observers see: the task struct may
+     * leave the tables before (a thread that execs takes its place). */
+    task_get(t);
     if ((e = run_guest(t, start)))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    exit_like_guest(t);
+    exit_task(t);
+    /* The other tasks of the guest run on; seccomp-emu ends with the first
+     * process (its descendants with it: docs/internals.md). */
+    const char *reason = NULL;
+    int status = exit_wait_initial(&reason);
+    exit_like_guest(t, status, reason);
 }

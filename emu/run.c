@@ -14,9 +14,12 @@
 #include "emu/entry/exception.h"
 #include "emu/entry/fault.h"
 #include "emu/entry/insn_emul.h"
+#include "emu/entry/trap.h"
 #include "emu/kernel/async.h"
+#include "emu/kernel/exit.h"
 #include "emu/kernel/limits.h"
 #include "emu/kernel/observe.h"
+#include "emu/kernel/sched.h"
 #include "emu/kernel/signal.h"
 #include "emu/xlat.h"
 
@@ -58,11 +61,27 @@ err_t run_guest(struct task *t, uint64_t start)
     uint64_t pc = start;
     err_t err;
     while (t->state == TASK_RUNNING) {
+        /* A preemption point: the time slice (or the rr count) is spent
+         * and another task is runnable. */
+        if (sched_need_resched()) {
+            sched_yield_cpu(t);
+            if (t->state != TASK_RUNNING)
+                break;
+            /* What came in meanwhile is seen before the next instruction. */
+            async_take(t);
+            bool retry;
+            if ((err = signal_resume(t, &pc, &retry)))
+                return err;
+            if (t->state != TASK_RUNNING)
+                break;
+        }
         if ((err = limits_before_run(t)))
             return err;
         if ((err = fault_before_run(t)))
             return err;
         uc_err e = uc_emu_start(t->cpu->uc, pc, t->mm->layout.halt, 0, 0);
+        if ((err = limits_after_run(t)))
+            return err;
         if (t->state != TASK_RUNNING)
             break;
         /* The engine stops before it fetches from the halt stub, so user
@@ -76,6 +95,13 @@ err_t run_guest(struct task *t, uint64_t start)
             fault_from_uc_error(t, e);
         if (t->state != TASK_RUNNING)
             break;
+        /* A call the trap path left for here (it may wait, with the engine
+         * free for the other tasks on it). */
+        if (t->deferred.active) {
+            trap_finish_deferred(t);
+            if (t->state != TASK_RUNNING)
+                break;
+        }
         /* Signals are delivered only here, with the engine stopped. */
         async_take(t);
         bool retry;
@@ -90,8 +116,31 @@ err_t run_guest(struct task *t, uint64_t start)
     return OK;
 }
 
-G_NORETURN void exit_like_guest(struct task *t)
+void run_task_body(struct task *t)
 {
+    err_t e = run_guest(t, cpu_pc(t->cpu));
+    if (e) {
+        fprintf(stderr, "seccomp-emu: %s\n", e);
+        _exit(126);
+    }
+    exit_task(t);
+}
+
+G_NORETURN void exit_like_guest(struct task *t, int status, const char *reason)
+{
+    /* The end the observers see is the first process's, told by its
+     * leader. */
+    if ((status & 0x7f) == 0) {
+        t->state = TASK_EXITED;
+        t->exit_code = (status >> 8) & 0xff;
+    } else {
+        t->state = TASK_SIGNALED;
+        t->signo = status & 0x7f;
+        if (reason && reason != t->reason) {
+            g_free(t->reason);
+            t->reason = g_strdup(reason);
+        }
+    }
     observe_end(t);
     fflush(stdout);
     if (t->state == TASK_EXITED)

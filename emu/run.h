@@ -11,7 +11,13 @@
 /* Runs until the guest exits or dies; an err_t only for emulator faults. */
 err_t run_guest(struct task *t, uint64_t start);
 
-/* Print the reason (unless quiet) and end the process like the guest. */
-G_NORETURN void exit_like_guest(struct task *t);
+/* What a task's host thread runs (emu/kernel/fork.c starts it): the run
+ * loop, then the task's exit. */
+void run_task_body(struct task *t);
+
+/* End seccomp-emu as the first process ended: `status` is its wait
+ * status; the reason of a death by signal goes to stderr unless quiet.
+ * `t` is its leader, whose observers see the end. */
+G_NORETURN void exit_like_guest(struct task *t, int status, const char *reason);
 
 #endif

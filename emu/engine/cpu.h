@@ -25,6 +25,8 @@ struct cpu {
     struct mm *mm;        /* one reference, held while the engine lives */
     struct task *current; /* whose registers the engine holds */
     unsigned users;       /* tasks that run on it */
+    bool insn_hook_on;    /* emu/kernel/limits.c: counting each instruction */
+    uc_hook insn_hook;
 };
 
 /* The task a hook acts for: hooks are registered with their cpu as the

@@ -6,6 +6,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #ifdef __linux__
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -24,6 +27,16 @@ err_t host_tune_memory(void)
      * before 3.15 lack the option (EINVAL): nothing to turn off there. */
     if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0 && errno != EINVAL)
         return err_new("prctl(PR_SET_THP_DISABLE): %s", host_strerror(errno));
+#endif
+#if defined(__GLIBC__) && defined(M_ARENA_MAX)
+    /* Every guest task runs on a host thread of its own, and glibc gives
+     * threads arenas of their own, mmap'd heaps it shrinks by first
+     * reading /proc/sys/vm/overcommit_memory: an open the self-sandbox
+     * refuses (SIGSYS), met when a task's thread frees a large block (an
+     * engine closing).  One arena, grown and trimmed with brk, is enough:
+     * the tasks take turns anyway (emu/kernel/sched.c). */
+    if (mallopt(M_ARENA_MAX, 1) != 1)
+        return err_new("mallopt(M_ARENA_MAX, 1) refused");
 #endif
     return OK;
 }

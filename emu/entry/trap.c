@@ -113,6 +113,48 @@ static void write_back(struct task *t, enum entry e, uint64_t pc, const struct p
     }
 }
 
+/* Must the call be made outside the engine?  One that makes or replaces
+ * engines and tasks always; one that may wait when other tasks run on the
+ * same engine, which it would hold while waiting. */
+static bool must_leave_engine(const struct task *t, const struct syscall_desc *d)
+{
+    return (d->flags & SYS_LEAVES_ENGINE) || ((d->flags & SYS_BLOCKS) && t->cpu->users > 1);
+}
+
+/* Only the result register is left to write once the call returns. */
+static void set_result(struct task *t, enum entry e, int64_t result)
+{
+    if (e == ENTRY_SYSCALL64)
+        cpu_set_reg(t->cpu, UC_X86_REG_RAX, (uint64_t)result);
+    else if (e == ENTRY_INT80 && t->is64)
+        cpu_set_reg(t->cpu, UC_X86_REG_RAX, (uint64_t)result);
+    else
+        cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
+}
+
+void trap_finish_deferred(struct task *t)
+{
+    struct deferred_call dc = t->deferred;
+    t->deferred.active = false;
+    t->call_abi = dc.abi;
+    const struct syscall_desc *d = dc.desc;
+    int64_t result = d->fn(t, dc.args);
+    struct trap_event ev = { .entry = dc.entry, .pc = dc.pc, .nr = dc.nr, .mode = dc.mode,
+                             .verdict = &dc.verdict, .result = result,
+                             .returned = t->state == TASK_RUNNING };
+    memcpy(ev.args, dc.args, sizeof(ev.args));
+    observe(t, &ev);
+    if (t->state != TASK_RUNNING)
+        return;
+    if (t->exec_done) {
+        /* execve: the new program's first registers are in place. */
+        t->exec_done = false;
+        return;
+    }
+    set_result(t, dc.entry, result);
+    signal_syscall_exit(t, dc.entry, dc.nr, result);
+}
+
 /* The one point where a trapped call is decided. */
 static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre)
 {
@@ -191,7 +233,12 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
         default: /* KILL_PROCESS, KILL_THREAD and unknown actions */
             t->mode = MODE_DEAD;
             observe(t, &ev);
-            task_kill(t, SIGSYS_LINUX, filter_kill_reason(&v, e, abi, ev.nr));
+            /* KILL_THREAD ends the calling thread alone, unless it is the
+             * last live one: then, as KILL_PROCESS always, the process. */
+            if (v.action == SECCOMP_RET_KILL_THREAD_LINUX)
+                task_kill_thread(t, SIGSYS_LINUX, filter_kill_reason(&v, e, abi, ev.nr));
+            else
+                task_kill(t, SIGSYS_LINUX, filter_kill_reason(&v, e, abi, ev.nr));
             return;
         }
         ev.result = result;
@@ -207,9 +254,10 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
         goto finish;
     }
     if (!v.allow) {
+        /* __secure_computing_strict(): do_exit(SIGKILL) of this thread. */
         t->mode = MODE_DEAD;
         observe(t, &ev);
-        task_kill(t, SIGKILL_LINUX, kill_reason(v.list, e, abi, ev.nr));
+        task_kill_thread(t, SIGKILL_LINUX, kill_reason(v.list, e, abi, ev.nr));
         return;
     }
     t->call_abi = abi;
@@ -218,6 +266,18 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
         cpu_regs(t->cpu, ids + 4, r + 4, 3);
         for (int i = 3; i < 6; i++)
             ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+    }
+    if (d && must_leave_engine(t, d)) {
+        /* The engine goes on to its next stop with the call's return
+         * registers in place; the run loop makes the call and stores its
+         * result (trap_finish_deferred). */
+        t->deferred = (struct deferred_call){ .active = true, .entry = e, .pc = pc, .nr = ev.nr,
+                                              .abi = abi, .desc = d, .verdict = v,
+                                              .mode = ev.mode };
+        memcpy(t->deferred.args, ev.args, sizeof(ev.args));
+        write_back(t, e, pc, pre, -ENOSYS_LINUX, &ev, user_sp, r);
+        uc_emu_stop(t->cpu->uc);
+        return;
     }
     result = d ? d->fn(t, ev.args) : -ENOSYS_LINUX;
     ev.result = result;

@@ -10,6 +10,10 @@
 /* The hooks of the trap path on an engine (each new engine: exec, fork). */
 err_t trap_install(struct cpu *c);
 
+/* A call trap_call() left for the run loop (struct deferred_call): make
+ * it now, outside the engine, and store its result. */
+void trap_finish_deferred(struct task *t);
+
 /* `sysenter` in 64-bit code, which Unicorn's CPU model refuses (#UD) and
  * an Intel CPU takes into Linux's compat entry: the 32-bit call is made
  * and the task resumes in compat mode at its (absent) landing pad.  False

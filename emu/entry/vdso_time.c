@@ -132,7 +132,7 @@ void vdso_time_hook(struct task *t, uint64_t pc)
     case VDSO_CLOCK_GETTIME64: {
         int clk = (int)arg(t, 0);
         if (!vdso_clock(clk) || (needs_tsc(clk) && tsc_fault(t)) ||
-            guest_clock_gettime(clk, &s, &ns) < 0)
+            guest_clock_gettime(t, clk, &s, &ns) < 0)
             return;
         bool wide = t->is64 || fn == VDSO_CLOCK_GETTIME64;
         int64_t w[2] = { s, ns };
@@ -143,7 +143,7 @@ void vdso_time_hook(struct task *t, uint64_t pc)
     }
     case VDSO_CLOCK_GETRES: {
         int clk = (int)arg(t, 0);
-        if (!vdso_clock(clk) || guest_clock_getres(clk, &ns) < 0)
+        if (!vdso_clock(clk) || guest_clock_getres(t, clk, &ns) < 0)
             return;
         uint64_t res = arg(t, 1);
         int64_t w[2] = { 0, ns };
@@ -155,7 +155,7 @@ void vdso_time_hook(struct task *t, uint64_t pc)
     case VDSO_GETTIMEOFDAY: {
         if (arg(t, 0) && tsc_fault(t))
             return;
-        guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &ns);
+        guest_clock_gettime(t, CLOCK_REALTIME_LINUX, &s, &ns);
         uint64_t tv = arg(t, 0), tz = arg(t, 1);
         int64_t w[2] = { s, ns / 1000 };
         int32_t n[2] = { (int32_t)s, (int32_t)(ns / 1000) };
@@ -168,7 +168,7 @@ void vdso_time_hook(struct task *t, uint64_t pc)
         return;
     }
     case VDSO_TIME: {
-        guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &ns);
+        guest_clock_gettime(t, CLOCK_REALTIME_LINUX, &s, &ns);
         uint64_t tloc = arg(t, 0);
         int32_t s32 = (int32_t)s;
         if (tloc && !store(t, tloc, t->is64 ? (void *)&s : (void *)&s32, t->is64 ? 8 : 4))

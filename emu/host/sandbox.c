@@ -15,12 +15,12 @@ static const GOptionEntry entries[] = {
     { "no-self-sandbox", 0, 0, G_OPTION_ARG_NONE, &opt_no_sandbox,
       "Do not confine seccomp-emu itself with a seccomp filter after set-up (Linux)", NULL },
     /* Test only: after the filter is in, seccomp-emu itself attempts CALL
-     * (open, openat, creat, execve, fork, clone, socket, kill, ptrace,
-     * mount, ioctl) and must die of SIGSYS; if it survives it says so and
-     * exits 70 (the control `write` is allowed and must survive).  With
-     * grants, open-ro:PATH opens PATH read-only with O_NOFOLLOW, the open
-     * the filter then lets through: refused (Landlock) it says why and
-     * exits 71; opened, it exits 70. */
+     * (open, openat, creat, execve, fork, clone, clone-thread-newuser,
+     * socket, kill, ptrace, mount, ioctl) and must die of SIGSYS; if it
+     * survives it says so and exits 70 (the control `write` is allowed and
+     * must survive).  With grants, open-ro:PATH opens PATH read-only with
+     * O_NOFOLLOW, the open the filter then lets through: refused (Landlock)
+     * it says why and exits 71; opened, it exits 70. */
     { "self-sandbox-test", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &opt_test_forbidden,
       "", "CALL" },
     { NULL },

@@ -45,7 +45,7 @@ enum arg_rule {
     ARG4_NULL,       /* sendto: no destination address, connected sockets only */
     IOCTL_TTY_QUERY, /* only TCGETS and TIOCGWINSZ: what sys_io.c forwards */
     FCNTL_QUERY,     /* only F_GETFD and F_GETFL */
-    RULE_CLONE_THREAD, /* a thread of ours, never a new process */
+    RULE_CLONE_THREAD, /* a thread of ours, with exactly pthread_create's flags */
     ENOSYS_ANSWER,   /* clone3: its flags are in memory a filter cannot read;
                         -ENOSYS makes glibc fall back to clone, checked above */
     GRANTS_OPEN_RO,  /* with grants: openat read-only, O_NOFOLLOW, creating nothing */
@@ -110,7 +110,8 @@ static const struct allow {
     { "sched_yield", ANY, "guest sched_yield" },
     { "sched_getaffinity", ANY, "a new thread's stack set-up under the sanitizers' runtime "
                                 "(the async timer thread): reads the CPU mask, changes nothing" },
-    { "clone", RULE_CLONE_THREAD, "a timer or worker thread of seccomp-emu" },
+    { "clone", RULE_CLONE_THREAD, "a thread of seccomp-emu: the timer thread, and one per guest "
+                                  "task (emu/kernel/sched.c), created while the guest runs" },
     { "clone3", ENOSYS_ANSWER, "see clone" },
     { "set_robust_list", ANY, "new threads" },
     { "rseq", ANY, "new threads" },
@@ -190,9 +191,14 @@ static err_t add_rule(scmp_filter_ctx ctx, const struct allow *a)
                                  SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_GETFD));
         break;
     case RULE_CLONE_THREAD: {
-        /* x86_64 and arm64 both pass the flags first. */
-        const scmp_datum_t need = CLONE_VM | CLONE_THREAD | CLONE_SIGHAND;
-        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, need, need));
+        /* x86_64 and arm64 both pass the flags first: exactly the set
+         * glibc's pthread_create gives clone when clone3 answers ENOSYS,
+         * so no other kind of task (a process, a namespace) can come of
+         * it. */
+        const scmp_datum_t thread = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SYSVSEM |
+                                    CLONE_SIGHAND | CLONE_THREAD | CLONE_SETTLS |
+                                    CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID;
+        r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, thread));
         break;
     }
     case ENOSYS_ANSWER:
@@ -317,6 +323,14 @@ long sandbox_try_forbidden(const char *what, bool *known)
         if (r == 0)
             _exit(0); /* a leaked child must not run on */
         return r;
+    }
+    if (!strcmp(what, "clone-thread-newuser")) {
+        /* Thread flags and one more: the kernel itself would refuse these
+         * (EINVAL), so nothing starts even if the filter let it through. */
+        long flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SYSVSEM | CLONE_SIGHAND |
+                     CLONE_THREAD | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |
+                     CLONE_NEWUSER;
+        return syscall(SYS_clone, flags, 0L, 0L, 0L, 0L);
     }
     if (!strcmp(what, "socket"))
         return syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);

@@ -14,14 +14,15 @@
 #include "abi/signal_linux.h"
 #include "emu/engine/host_tune.h"
 #include "emu/engine/hostmem.h"
+#include "emu/kernel/sched.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
+#include "emu/kernel/wait.h"
 #include "emu/xlat.h"
 
 #define NS 1000000000ll
 #define KICK_RETRY_MS 1 /* a stop that lands between two engine runs is lost */
 
-enum kill_event { KILL_NONE, KILL_CPU_HARD, KILL_TIMEOUT, KILL_HOST_MEMORY };
 
 /* The signals forwarded from seccomp-emu to the guest (their host numbers
  * come from emu/xlat.c). */
@@ -35,49 +36,40 @@ static const int forwarded[] = { SIGHUP_LINUX, SIGINT_LINUX, SIGQUIT_LINUX, SIGT
 static const int job_control[] = { SIGTSTP_LINUX, SIGTTIN_LINUX, SIGTTOU_LINUX, SIGCONT_LINUX };
 enum host_disposition { HOST_UNSET, HOST_DEFAULT, HOST_IGNORE, HOST_FORWARD };
 
+
 static struct {
-    struct task *t;
-    int wake[2]; /* to the main thread: something was posted */
+    struct thread_group *group; /* the first process: host signals and timers go to it */
+    int wake[2]; /* something was posted (drained by async_take) */
     int ctl[2];  /* to the timer thread: timers changed, or a host signal */
     GThread *thread;
 
-    _Atomic uint64_t posted;    /* guest signals waiting for async_take */
-    _Atomic int kill;           /* enum kill_event */
+    _Atomic bool pending;       /* something for async_take, in some process */
+    _Atomic bool kill_timeout;  /* --timeout: the whole guest */
+    _Atomic bool kill_host_memory; /* --host-memory: the whole guest */
+    _Atomic uint64_t host_memory_seen; /* in use when --host-memory was passed */
+    _Atomic bool timers_fired;  /* a POSIX timer has expirations for async_take */
     _Atomic bool rekick;
-    _Atomic bool in_io;      /* the main thread is in a host read or write */
+    _Atomic bool in_io;      /* the CPU holder is in a host read or write */
     _Atomic bool io_despite; /* ... made while a signal is deliverable */
-    pthread_t main_thread;
-    _Atomic uint64_t cpu_soft_now; /* RLIMIT_CPU's soft limit after a SIGXCPU, +1 */
+    pthread_t io_thread;     /* its host thread */
     /* Who sent a forwarded signal (written by the host handler). */
     volatile sig_atomic_t from_code[NSIG_LINUX_ALL + 1], from_pid[NSIG_LINUX_ALL + 1],
         from_uid[NSIG_LINUX_ALL + 1];
 
-    GMutex lock; /* the timers below, and ready */
+    GMutex lock; /* the timers below, each process's, and ready */
     GCond ready_cond;
     bool ready; /* the timer thread has its own descriptor table, or cannot */
-    int64_t real_at, real_every;  /* monotonic deadline */
-    int64_t virt_at, virt_every;  /* user CPU time */
-    int64_t prof_at, prof_every;  /* user+system CPU time */
-    int64_t cpu_soft, cpu_hard;   /* CPU time, 0: none */
-    int64_t timeout_at;           /* monotonic */
+    GPtrArray *timed; /* struct thread_group *: timers, limits or signals pending */
+    int64_t timeout_at; /* monotonic */
     const char *timeout_reason;
-    char cpu_hard_reason[96];
     enum host_disposition job_disposition[G_N_ELEMENTS(job_control)];
-    _Atomic uint64_t host_memory_seen; /* in use when --host-memory was passed */
-    GPtrArray *timers;         /* struct async_timer *, armed or holding expirations */
-    _Atomic bool timers_fired; /* one of them has expirations for async_take */
+    GPtrArray *timers; /* struct async_timer *, armed or holding expirations */
 } async_state = { .wake = { -1, -1 }, .ctl = { -1, -1 } };
 
-static int64_t mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * NS + ts.tv_nsec;
-}
-
-/* The guest's CPU time so far (process CPU time: the guest runs on the
- * emulator's thread), in nanoseconds. */
-static int64_t async_cpu_time(void)
+/* seccomp-emu's own CPU time, every guest task's together: a POSIX timer
+ * on a CPU clock counts it (a guest of one process, as the timers' tests
+ * run, is exact; with several processes each is charged all of it). */
+static int64_t host_cpu_time(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
@@ -85,12 +77,11 @@ static int64_t async_cpu_time(void)
     return ts.tv_sec * NS + ts.tv_nsec;
 }
 
-static int64_t user_time(void)
+static int64_t mono_now(void)
 {
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return 0;
-    return ru.ru_utime.tv_sec * NS + ru.ru_utime.tv_usec * 1000ll;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * NS + ts.tv_nsec;
 }
 
 static void poke(int fd)
@@ -108,20 +99,32 @@ static void drain(int fd)
         ;
 }
 
-static void post(int sig)
+/* A signal for process g, taken by async_take (the lock held, or from
+ * the host signal handler for the first process, which is always
+ * listed). */
+static void post(struct thread_group *g, int sig)
 {
-    atomic_fetch_or(&async_state.posted, SIGMASK_LINUX(sig));
+    atomic_fetch_or(&g->timers.posted, SIGMASK_LINUX(sig));
+    atomic_store(&async_state.pending, true);
     poke(async_state.wake[1]);
 }
 
-/* From the timer thread: uc_emu_stop() is for the CPU's own thread (its
- * flag makes hooks skip the instruction they guard, see
- * UC_CTL_STOP_ASYNC).  Its result is the engine's: it cannot fail on a
- * running engine, and a stop that misses is re-kicked in a millisecond. */
+/* Put g on the timer thread's list (the lock held). */
+static void list_group(struct thread_group *g)
+{
+    if (g->timers.listed)
+        return;
+    g->timers.listed = true;
+    g_ptr_array_add(async_state.timed, thread_group_get(g));
+}
+
+/* From the timer thread: stop the engine of the task on the CPU, which
+ * takes what was posted at the stop, or with nobody on the CPU wake a
+ * sleeping task to take it (sched_kick).  A stop that misses is re-kicked
+ * in a millisecond. */
 static void kick(void)
 {
-    if (async_state.t && async_state.t->cpu->uc)
-        (void)uc_ctl_stop_async(async_state.t->cpu->uc);
+    sched_kick();
 }
 
 /* Host handler: record, wake both threads; the timer thread stops the
@@ -155,7 +158,7 @@ static void on_host_signal(int hsig, siginfo_t *si, void *uctx)
         async_state.from_code[g] = code;
         async_state.from_pid[g] = code == SI_KERNEL_LINUX ? 0 : si->si_pid;
         async_state.from_uid[g] = code == SI_KERNEL_LINUX ? 0 : (sig_atomic_t)si->si_uid;
-        post(g);
+        post(async_state.group, g);
     }
     poke(async_state.ctl[1]);
     errno = saved;
@@ -176,47 +179,71 @@ static int ms_until(int64_t ns)
     return ms > 1000 ? 1000 : (int)ms;
 }
 
+/* One process's timers; returns how long the thread may sleep (ms). */
+static int check_group(struct thread_group *g, int64_t now)
+{
+    struct group_timers *tm = &g->timers;
+    int64_t cpu = sched_group_cputime(g);
+    int wait = 1000;
+    if (tm->real_at && now >= tm->real_at) {
+        post(g, SIGALRM_LINUX);
+        if (tm->real_every) {
+            /* hrtimer_forward: the next period after now, overruns skipped */
+            int64_t behind = (now - tm->real_at) / tm->real_every + 1;
+            tm->real_at += behind * tm->real_every;
+        } else
+            tm->real_at = 0;
+    }
+    if (tm->virt_at && cpu >= tm->virt_at) {
+        post(g, SIGVTALRM_LINUX);
+        tm->virt_at = tm->virt_every ? tm->virt_at + tm->virt_every : 0;
+    }
+    if (tm->prof_at && cpu >= tm->prof_at) {
+        post(g, SIGPROF_LINUX);
+        tm->prof_at = tm->prof_every ? tm->prof_at + tm->prof_every : 0;
+    }
+    if (tm->cpu_hard && cpu >= tm->cpu_hard) {
+        atomic_store(&tm->kill_cpu, true);
+        atomic_store(&async_state.pending, true);
+        tm->cpu_hard = 0;
+        poke(async_state.wake[1]);
+    } else if (tm->cpu_soft && cpu >= tm->cpu_soft) {
+        /* check_process_timers(): SIGXCPU, and the soft limit moves on by
+         * one second, which the guest's getrlimit shows. */
+        post(g, SIGXCPU_LINUX);
+        tm->cpu_soft += NS;
+        atomic_store(&tm->cpu_soft_now, (uint64_t)(tm->cpu_soft / NS));
+        if (tm->cpu_hard && tm->cpu_soft > tm->cpu_hard)
+            tm->cpu_soft = 0;
+    }
+    /* A process's CPU time advances at most as fast as wall time (its
+     * tasks take turns on one CPU), so its distance is a safe sleep. */
+    if (tm->real_at)
+        wait = MIN(wait, ms_until(tm->real_at - now));
+    if (tm->virt_at)
+        wait = MIN(wait, ms_until(tm->virt_at - cpu));
+    if (tm->prof_at)
+        wait = MIN(wait, ms_until(tm->prof_at - cpu));
+    if (tm->cpu_soft)
+        wait = MIN(wait, ms_until(tm->cpu_soft - cpu));
+    if (tm->cpu_hard)
+        wait = MIN(wait, ms_until(tm->cpu_hard - cpu));
+    return wait;
+}
+
 /* One pass over the clocks; returns how long the thread may sleep (ms). */
 static int check_timers(void)
 {
-    int64_t now = mono_now(), cpu = async_cpu_time(), user = user_time();
+    int64_t now = mono_now();
     int wait = 1000;
     g_mutex_lock(&async_state.lock);
-    if (async_state.real_at && now >= async_state.real_at) {
-        post(SIGALRM_LINUX);
-        if (async_state.real_every) {
-            /* hrtimer_forward: the next period after now, overruns skipped */
-            int64_t behind = (now - async_state.real_at) / async_state.real_every + 1;
-            async_state.real_at += behind * async_state.real_every;
-        } else
-            async_state.real_at = 0;
-    }
-    if (async_state.virt_at && user >= async_state.virt_at) {
-        post(SIGVTALRM_LINUX);
-        async_state.virt_at = async_state.virt_every ? async_state.virt_at + async_state.virt_every : 0;
-    }
-    if (async_state.prof_at && cpu >= async_state.prof_at) {
-        post(SIGPROF_LINUX);
-        async_state.prof_at = async_state.prof_every ? async_state.prof_at + async_state.prof_every : 0;
-    }
-    if (async_state.cpu_hard && cpu >= async_state.cpu_hard) {
-        atomic_store(&async_state.kill, KILL_CPU_HARD);
-        async_state.cpu_hard = 0;
-        poke(async_state.wake[1]);
-    } else if (async_state.cpu_soft && cpu >= async_state.cpu_soft) {
-        /* check_process_timers(): SIGXCPU, and the soft limit moves on by
-         * one second, which the guest's getrlimit shows. */
-        post(SIGXCPU_LINUX);
-        async_state.cpu_soft += NS;
-        atomic_store(&async_state.cpu_soft_now, (uint64_t)(async_state.cpu_soft / NS));
-        if (async_state.cpu_hard && async_state.cpu_soft > async_state.cpu_hard)
-            async_state.cpu_soft = 0;
-    }
+    for (guint i = 0; i < async_state.timed->len; i++)
+        wait = MIN(wait, check_group(async_state.timed->pdata[i], now));
     for (guint i = 0; async_state.timers && i < async_state.timers->len; i++) {
         struct async_timer *tm = async_state.timers->pdata[i];
         if (!tm->at)
             continue;
-        int64_t clk = tm->clock == ASYNC_CLOCK_CPU ? cpu : async_clock_now(tm->clock);
+        int64_t clk = async_clock_now(tm->clock);
         if (clk >= tm->at) {
             /* hrtimer_forward: every period that passed counts */
             uint64_t n = 1;
@@ -227,48 +254,38 @@ static int check_timers(void)
                 tm->at = 0;
             tm->fired += n;
             atomic_store(&async_state.timers_fired, true);
+            atomic_store(&async_state.pending, true);
             poke(async_state.wake[1]);
         }
         if (tm->at)
             wait = MIN(wait, ms_until(tm->at - clk));
     }
     if (async_state.timeout_at && now >= async_state.timeout_at) {
-        atomic_store(&async_state.kill, KILL_TIMEOUT);
+        atomic_store(&async_state.kill_timeout, true);
+        atomic_store(&async_state.pending, true);
         async_state.timeout_at = 0;
         poke(async_state.wake[1]);
     }
+    if (async_state.timeout_at)
+        wait = MIN(wait, ms_until(async_state.timeout_at - now));
     /* --host-memory: looked at more often the nearer it is. */
     uint64_t in_use = hostmem_in_use();
     if (in_use > hostmem_limit() && !atomic_load(&async_state.host_memory_seen)) {
         atomic_store(&async_state.host_memory_seen, in_use);
-        atomic_store(&async_state.kill, KILL_HOST_MEMORY);
+        atomic_store(&async_state.kill_host_memory, true);
+        atomic_store(&async_state.pending, true);
         poke(async_state.wake[1]);
     }
     wait = MIN(wait, hostmem_check_interval_ms(in_use));
-    /* CPU time advances at most as fast as wall time on the one guest
-     * thread, so its distance is a safe wall-clock sleep. */
-    if (async_state.real_at)
-        wait = MIN(wait, ms_until(async_state.real_at - now));
-    if (async_state.virt_at)
-        wait = MIN(wait, ms_until(async_state.virt_at - user));
-    if (async_state.prof_at)
-        wait = MIN(wait, ms_until(async_state.prof_at - cpu));
-    if (async_state.cpu_soft)
-        wait = MIN(wait, ms_until(async_state.cpu_soft - cpu));
-    if (async_state.cpu_hard)
-        wait = MIN(wait, ms_until(async_state.cpu_hard - cpu));
-    if (async_state.timeout_at)
-        wait = MIN(wait, ms_until(async_state.timeout_at - now));
     g_mutex_unlock(&async_state.lock);
     bool io_despite = atomic_load(&async_state.io_despite) && atomic_load(&async_state.in_io);
-    if (atomic_load(&async_state.posted) || atomic_load(&async_state.kill) ||
-        atomic_load(&async_state.timers_fired) || atomic_exchange(&async_state.rekick, false) ||
+    if (atomic_load(&async_state.pending) || atomic_exchange(&async_state.rekick, false) ||
         io_despite) {
         kick();
         /* Repeated until taken: a kick or interrupt that lands just before
          * the engine starts or the call blocks is lost. */
         if (atomic_load(&async_state.in_io))
-            pthread_kill(async_state.main_thread, INTERRUPT_SIGNAL);
+            pthread_kill(async_state.io_thread, INTERRUPT_SIGNAL);
         wait = MIN(wait, KICK_RETRY_MS);
     }
     return wait;
@@ -290,7 +307,7 @@ static gpointer timer_thread(gpointer data)
     g_cond_signal(&async_state.ready_cond);
     g_mutex_unlock(&async_state.lock);
     for (;;) {
-        int wait = check_timers();
+        int wait = MIN(check_timers(), sched_tick());
         struct pollfd p = { .fd = async_state.ctl[0], .events = POLLIN };
         int n = poll(&p, 1, wait);
         if (n > 0)
@@ -311,7 +328,9 @@ static err_t open_pipe(int fds[2])
 
 err_t async_start(struct task *t)
 {
-    async_state.t = t;
+    async_state.group = t->group;
+    async_state.timed = g_ptr_array_new();
+    list_group(t->group); /* host signals go to it */
     g_mutex_init(&async_state.lock);
     g_cond_init(&async_state.ready_cond);
     err_t e;
@@ -328,7 +347,6 @@ err_t async_start(struct task *t)
     sigaddset(&need, INTERRUPT_SIGNAL);
     if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
         return err_new("pthread_sigmask: %s", host_strerror(errno));
-    async_state.main_thread = pthread_self();
     GError *gerr = NULL;
     async_state.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
     if (!async_state.thread) {
@@ -442,6 +460,47 @@ static const char *timer_why(int sig)
     }
 }
 
+/* A live thread of process g, for its signals; NULL once it has ended. */
+static struct task *live_thread(struct thread_group *g)
+{
+    if (g->leader && !g->leader->exited)
+        return g->leader;
+    for (GList *l = g->threads.head; l; l = l->next)
+        if (!((struct task *)l->data)->exited)
+            return l->data;
+    return NULL;
+}
+
+/* What was posted for one process, turned into its signals. */
+static void take_group(struct thread_group *g)
+{
+    struct task *t = live_thread(g);
+    if (!t)
+        return;
+    uint64_t soft = atomic_exchange(&g->timers.cpu_soft_now, 0);
+    if (soft)
+        g->rlim[RLIMIT_CPU_LINUX].cur = MIN(soft, g->rlim[RLIMIT_CPU_LINUX].max);
+    if (atomic_exchange(&g->timers.kill_cpu, false)) {
+        task_kill(t, SIGKILL_LINUX, g_strdup(g->timers.cpu_hard_reason));
+        return;
+    }
+    uint64_t bits = atomic_exchange(&g->timers.posted, 0);
+    for (int sig = 1; bits; sig++, bits >>= 1) {
+        if (!(bits & 1))
+            continue;
+        const char *why = timer_why(sig);
+        if (why) {
+            signal_kernel(t, sig, why);
+            continue;
+        }
+        /* Forwarded from the host: as the sender sent it, to the process. */
+        struct ksiginfo info = { .signo = sig, .code = async_state.from_code[sig],
+                                 .pid = async_state.from_pid[sig],
+                                 .uid = (uint32_t)async_state.from_uid[sig], .shared = true };
+        signal_send(t, &info, NULL);
+    }
+}
+
 /* Hand each timer's expirations to its owner, outside the lock (the owner
  * may re-arm it). */
 static void take_timers(void)
@@ -471,53 +530,56 @@ static void take_timers(void)
     }
 }
 
-void async_take(struct task *t)
+void async_take(struct task *holder)
 {
+    (void)holder;
     /* The common case, on every blocking call: nothing posted, no system
      * call spent. */
-    if (!atomic_load_explicit(&async_state.posted, memory_order_relaxed) &&
-        !atomic_load_explicit(&async_state.kill, memory_order_relaxed) &&
-        !atomic_load_explicit(&async_state.cpu_soft_now, memory_order_relaxed) &&
-        !atomic_load_explicit(&async_state.timers_fired, memory_order_relaxed))
+    if (!atomic_load_explicit(&async_state.pending, memory_order_relaxed))
         return;
+    atomic_store(&async_state.pending, false);
     if (async_state.wake[0] >= 0)
         drain(async_state.wake[0]);
-    take_timers();
-    uint64_t soft = atomic_exchange(&async_state.cpu_soft_now, 0);
-    if (soft)
-        t->group->rlim[RLIMIT_CPU_LINUX].cur = MIN(soft, t->group->rlim[RLIMIT_CPU_LINUX].max);
-    int k = atomic_exchange(&async_state.kill, KILL_NONE);
-    if (k == KILL_CPU_HARD) {
-        task_kill(t, SIGKILL_LINUX, g_strdup(async_state.cpu_hard_reason));
+    if (atomic_exchange(&async_state.kill_timeout, false)) {
+        struct task *t = live_thread(async_state.group);
+        if (t)
+            task_kill(t, SIGKILL_LINUX, g_strdup(async_state.timeout_reason));
         return;
     }
-    if (k == KILL_TIMEOUT) {
-        task_kill(t, SIGKILL_LINUX, g_strdup(async_state.timeout_reason));
-        return;
-    }
-    if (k == KILL_HOST_MEMORY) {
+    if (atomic_exchange(&async_state.kill_host_memory, false)) {
+        struct task *t = live_thread(async_state.group);
         uint64_t seen = atomic_load(&async_state.host_memory_seen);
-        task_kill(t, SIGKILL_LINUX,
-                  g_strdup_printf("killed by SIGKILL: host memory limit of %" G_GUINT64_FORMAT
-                                  " MiB reached (--host-memory): seccomp-emu was using %"
-                                  G_GUINT64_FORMAT " MiB",
-                                  hostmem_limit() >> 20, seen >> 20));
+        if (t)
+            task_kill(t, SIGKILL_LINUX,
+                      g_strdup_printf("killed by SIGKILL: host memory limit of %" G_GUINT64_FORMAT
+                                      " MiB reached (--host-memory): seccomp-emu was using %"
+                                      G_GUINT64_FORMAT " MiB",
+                                      hostmem_limit() >> 20, seen >> 20));
         return;
     }
-    uint64_t bits = atomic_exchange(&async_state.posted, 0);
-    for (int sig = 1; bits; sig++, bits >>= 1) {
-        if (!(bits & 1))
-            continue;
-        const char *why = timer_why(sig);
-        if (why) {
-            signal_kernel(t, sig, why);
-            continue;
-        }
-        /* Forwarded from the host: as the sender sent it, to the process. */
-        struct ksiginfo info = { .signo = sig, .code = async_state.from_code[sig], .pid = async_state.from_pid[sig],
-                                 .uid = (uint32_t)async_state.from_uid[sig], .shared = true };
-        signal_send(t, &info, NULL);
+    take_timers();
+    g_mutex_lock(&async_state.lock);
+    g_autoptr(GPtrArray) groups = g_ptr_array_new();
+    for (guint i = 0; i < async_state.timed->len; i++)
+        g_ptr_array_add(groups, thread_group_get(async_state.timed->pdata[i]));
+    g_mutex_unlock(&async_state.lock);
+    for (guint i = 0; i < groups->len; i++) {
+        take_group(groups->pdata[i]);
+        thread_group_put(groups->pdata[i]);
     }
+}
+
+void async_group_gone(struct thread_group *g)
+{
+    g_mutex_lock(&async_state.lock);
+    bool listed = g->timers.listed;
+    if (listed) {
+        g->timers.listed = false;
+        g_ptr_array_remove(async_state.timed, g);
+    }
+    g_mutex_unlock(&async_state.lock);
+    if (listed)
+        thread_group_put(g);
 }
 
 /* Whether a call on fd would return now rather than wait (ready, at
@@ -537,6 +599,14 @@ static bool io_ready_now(int fd, bool writing)
  * something is posted, so an ordering race only delays, never loses. */
 bool async_io_begin(struct task *t, int fd, bool writing)
 {
+    /* With other tasks about, a call that would wait waits first for its
+     * descriptor without the CPU, so that they run meanwhile (the call is
+     * then made with it: one that still waits, as when a host process
+     * took the data first, holds the CPU until it returns). */
+    if (task_count() > 1 && !io_ready_now(fd, writing) &&
+        async_wait(t, fd, writing, -1, NULL) < 0)
+        return false;
+    async_state.io_thread = pthread_self();
     atomic_store_explicit(&async_state.in_io, true, memory_order_relaxed);
     async_take(t);
     if (t->state != TASK_RUNNING) {
@@ -569,46 +639,12 @@ void async_io_end(void)
 int async_wait_fds(struct task *t, struct pollfd *fds, int nfds, int64_t timeout_ns,
                    int64_t *left)
 {
-    int64_t until = timeout_ns >= 0 ? mono_now() + timeout_ns : -1;
-    g_autofree struct pollfd *p = g_new(struct pollfd, nfds + 1);
-    int result;
-    for (;;) {
-        async_take(t);
-        if (t->state != TASK_RUNNING || signal_deliverable(t)) {
-            result = -1;
-            break;
-        }
-        p[0] = (struct pollfd){ .fd = async_state.wake[0], .events = POLLIN };
-        if (nfds > 0) /* fds may be NULL then */
-            memcpy(p + 1, fds, sizeof(*fds) * (size_t)nfds);
-        int wait = -1;
-        if (until >= 0) {
-            int64_t rest = until - mono_now();
-            if (rest <= 0) {
-                result = 0;
-                break;
-            }
-            wait = (int)MIN((rest + 999999) / 1000000, (int64_t)G_MAXINT);
-        }
-        int n = poll(p, (nfds_t)nfds + 1, wait);
-        if (n < 0 && errno != EINTR) {
-            /* poll itself refused a descriptor: let the real call say why */
-            result = 1;
-            break;
-        }
-        bool any = false;
-        for (int i = 0; n > 0 && i < nfds; i++) {
-            fds[i].revents = p[i + 1].revents;
-            any |= fds[i].revents != 0;
-        }
-        if (any) {
-            result = 1;
-            break;
-        }
-    }
+    int64_t until = timeout_ns >= 0 ? wait_deadline_in(timeout_ns) : -1;
+    int r = wait_event(t, &(struct wait_for){ .pollfds = nfds > 0 ? fds : NULL, .nfds = nfds,
+                                             .deadline_ns = until, .interruptible = true });
     if (left)
-        *left = until >= 0 ? MAX(until - mono_now(), 0) : 0;
-    return result;
+        *left = until >= 0 ? MAX(until - wait_clock_now(WAIT_MONOTONIC), 0) : 0;
+    return r == 1 ? 1 : r == -ETIMEDOUT_LINUX ? 0 : -1;
 }
 
 int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t *left)
@@ -617,26 +653,28 @@ int async_wait(struct task *t, int fd, bool writing, int64_t timeout_ns, int64_t
     return async_wait_fds(t, &p, fd >= 0 ? 1 : 0, timeout_ns, left);
 }
 
-void async_itimer(int which, const struct async_itimer *set, struct async_itimer *old)
+void async_itimer(struct thread_group *g, int which, const struct async_itimer *set,
+                  struct async_itimer *old)
 {
+    struct group_timers *tm = &g->timers;
     g_mutex_lock(&async_state.lock);
     int64_t now;
     int64_t *at, *every;
     switch (which) {
     case ITIMER_REAL_LINUX:
         now = mono_now();
-        at = &async_state.real_at;
-        every = &async_state.real_every;
+        at = &tm->real_at;
+        every = &tm->real_every;
         break;
     case ITIMER_VIRTUAL_LINUX:
-        now = user_time();
-        at = &async_state.virt_at;
-        every = &async_state.virt_every;
+        now = sched_group_cputime(g);
+        at = &tm->virt_at;
+        every = &tm->virt_every;
         break;
     default:
-        now = async_cpu_time();
-        at = &async_state.prof_at;
-        every = &async_state.prof_every;
+        now = sched_group_cputime(g);
+        at = &tm->prof_at;
+        every = &tm->prof_every;
         break;
     }
     if (old) {
@@ -653,6 +691,8 @@ void async_itimer(int which, const struct async_itimer *set, struct async_itimer
         /* The interval is kept even while the timer is disarmed. */
         *at = set->value ? now + set->value : 0;
         *every = set->interval;
+        if (*at)
+            list_group(g);
     }
     g_mutex_unlock(&async_state.lock);
     if (set)
@@ -663,7 +703,7 @@ int64_t async_clock_now(enum async_clock clock)
 {
     switch (clock) {
     case ASYNC_CLOCK_CPU:
-        return async_cpu_time();
+        return host_cpu_time();
     case ASYNC_CLOCK_REALTIME: {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -716,21 +756,24 @@ void async_timer_remove(struct async_timer *tm)
     g_mutex_unlock(&async_state.lock);
 }
 
-void async_set_cpu_limit(uint64_t soft, uint64_t hard)
+void async_set_cpu_limit(struct thread_group *g, uint64_t soft, uint64_t hard)
 {
+    struct group_timers *tm = &g->timers;
     /* check_process_timers() looks at RLIMIT_CPU only when the soft limit
      * is finite: an infinite soft limit disables the hard one too. */
     if (soft == UINT64_MAX)
         hard = UINT64_MAX;
     g_mutex_lock(&async_state.lock);
-    async_state.cpu_soft = soft == UINT64_MAX || soft > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)soft * NS;
-    async_state.cpu_hard = hard == UINT64_MAX || hard > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)hard * NS;
+    tm->cpu_soft = soft == UINT64_MAX || soft > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)soft * NS;
+    tm->cpu_hard = hard == UINT64_MAX || hard > (uint64_t)(INT64_MAX / NS) ? 0 : (int64_t)hard * NS;
     /* Linux checks the hard limit first: with soft == hard, SIGKILL. */
-    if (async_state.cpu_hard && async_state.cpu_soft >= async_state.cpu_hard)
-        async_state.cpu_soft = 0;
-    g_snprintf(async_state.cpu_hard_reason, sizeof(async_state.cpu_hard_reason),
+    if (tm->cpu_hard && tm->cpu_soft >= tm->cpu_hard)
+        tm->cpu_soft = 0;
+    g_snprintf(tm->cpu_hard_reason, sizeof(tm->cpu_hard_reason),
                "killed by SIGKILL: CPU time limit of %" G_GUINT64_FORMAT
                " s reached (RLIMIT_CPU, --cpu-time)", hard);
+    if (tm->cpu_soft || tm->cpu_hard)
+        list_group(g);
     g_mutex_unlock(&async_state.lock);
     if (async_state.ctl[1] >= 0)
         poke(async_state.ctl[1]);

@@ -16,6 +16,24 @@
 #include "emu/status.h"
 
 struct task;
+struct thread_group;
+
+/* A process's timers, kept by the timer thread (its signal_struct's
+ * itimers and RLIMIT_CPU): ITIMER_REAL on the monotonic clock, the
+ * others and the CPU limit on the process's CPU time (emu/kernel/sched.c
+ * accounts it).  Embedded in struct thread_group; the lock is
+ * async.c's. */
+struct group_timers {
+    bool listed;                  /* on the timer thread's list */
+    int64_t real_at, real_every;  /* monotonic deadline */
+    int64_t virt_at, virt_every;  /* CPU time */
+    int64_t prof_at, prof_every;
+    int64_t cpu_soft, cpu_hard;   /* CPU time, 0: none */
+    _Atomic uint64_t posted;      /* its signals, waiting for async_take */
+    _Atomic bool kill_cpu;        /* RLIMIT_CPU's hard limit reached */
+    _Atomic uint64_t cpu_soft_now; /* the soft limit after a SIGXCPU */
+    char cpu_hard_reason[96];
+};
 
 err_t async_start(struct task *t);
 
@@ -25,9 +43,13 @@ err_t async_start(struct task *t);
  * seccomp-emu as it would end the process natively during execve. */
 err_t async_forward_signals(struct task *t);
 
-/* Main thread, engine stopped or inside a hook: turn what was posted into
- * guest signals (or the limit's SIGKILL). */
+/* The task holding the CPU, its engine stopped or inside a hook: turn
+ * what was posted, for any process, into guest signals (or a limit's
+ * SIGKILL). */
 void async_take(struct task *t);
+
+/* Process g has ended: its timers go. */
+void async_group_gone(struct thread_group *g);
 
 /* The guest's action or mask of a job-control signal (SIGTSTP, SIGTTIN,
  * SIGTTOU, SIGCONT) may have changed: make the host's disposition follow,
@@ -62,7 +84,8 @@ int async_wait_fds(struct task *t, struct pollfd *fds, int nfds, int64_t timeout
 struct async_itimer {
     int64_t value, interval;
 };
-void async_itimer(int which, const struct async_itimer *set, struct async_itimer *old);
+void async_itimer(struct thread_group *g, int which, const struct async_itimer *set,
+                  struct async_itimer *old);
 
 /* A timer the timer thread watches for another part of the emulated
  * kernel (POSIX timers): when it expires, async_take() on the main thread
@@ -95,9 +118,10 @@ int64_t async_clock_now(enum async_clock clock);
 
 /* RLIMIT_CPU (seconds, UINT64_MAX: none): SIGXCPU at the soft limit and
  * every second after, SIGKILL at the hard one. */
-void async_set_cpu_limit(uint64_t soft, uint64_t hard);
+void async_set_cpu_limit(struct thread_group *g, uint64_t soft, uint64_t hard);
 
-/* Wall-clock limit from now, then SIGKILL with `reason` on stderr. */
+/* Wall-clock limit from now, then SIGKILL of the first process (and so of
+ * the guest) with `reason` on stderr. */
 void async_set_timeout(int64_t ns, const char *reason);
 
 #endif

@@ -89,6 +89,7 @@ struct gfd {
     int host;     /* GFD_HOST */
     uint64_t pos; /* GFD_PROC_SECCOMP, GFD_VIRTUAL */
     int vfile;    /* GFD_VIRTUAL: enum vfile_id (emu/kernel/vfile.h) */
+    int32_t tid;  /* GFD_VIRTUAL, /proc/<tid>/status: whose */
     struct file *file; /* GFD_FILE */
     struct ofile *ofile; /* GFD_GRANT: one reference, shared by dups */
     bool cloexec;

@@ -14,6 +14,7 @@
 #include "abi/signal_linux.h"
 #include "emu/engine/hostmem.h"
 #include "emu/kernel/async.h"
+#include "emu/kernel/sched.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
 #include "emu/parse.h"
@@ -25,7 +26,7 @@
 #define FINAL_STRETCH 1024
 
 static char *opt_cpu_time, *opt_timeout, *opt_max_insns, *opt_memory, *opt_output,
-    *opt_host_memory;
+    *opt_host_memory, *opt_max_tasks;
 
 static const GOptionEntry entries[] = {
     { "cpu-time", 0, 0, G_OPTION_ARG_FILENAME, &opt_cpu_time,
@@ -42,6 +43,9 @@ static const GOptionEntry entries[] = {
     { "host-memory", 0, 0, G_OPTION_ARG_FILENAME, &opt_host_memory,
       "Limit on seccomp-emu's own host memory, everything included (default: half the "
       "host's physical memory); SIGKILL past it", "BYTES" },
+    { "max-tasks", 0, 0, G_OPTION_ARG_FILENAME, &opt_max_tasks,
+      "Guest threads and processes alive at once (default 1024): clone, fork and vfork "
+      "answer EAGAIN at the limit, as Linux does at RLIMIT_NPROC", "N" },
     { NULL },
 };
 
@@ -60,12 +64,13 @@ GOptionGroup *limits_option_group(void)
 static struct {
     struct task *t;
     uint64_t written;
-    /* --max-insns */
+    /* --max-insns, over the whole guest */
     bool counting;
-    int64_t left; /* with per_insn; before it, the engine's budget + FINAL_STRETCH */
+    int64_t left;       /* instructions it still allows */
     uint64_t max_insns;
-    uc_hook insn_hook;
-    bool per_insn;
+    bool per_insn;      /* its last stretch: a hook per instruction */
+    int64_t budget_set; /* given to the engine running now; -1: none */
+    bool turn_bound;    /* ... by the rr turn rather than --max-insns */
     char insn_reason[96];
     char timeout_reason[96];
 } limits_state;
@@ -104,6 +109,15 @@ static err_t parse_seconds(const char *opt, const char *s, int64_t *ns)
 
 /* ---- instruction budget ---- */
 
+/* Guest instructions are counted by the engines themselves (their
+ * instruction budget, taken in each block's prologue) for two users:
+ * --max-insns, over the whole guest, and --sched=rr:N, per turn.  Before
+ * each engine start the budget is the smaller of what the two allow; after
+ * the stop, what ran is taken off both.  Once fewer than FINAL_STRETCH
+ * instructions of --max-insns are left, every instruction is counted by a
+ * hook instead, on each engine as it next runs, so that the limit is
+ * exact. */
+
 static bool in_kernel_page(struct task *t, uint64_t pc)
 {
     return pc >= t->mm->layout.kpage && pc < t->mm->layout.kpage + 0x1000;
@@ -117,7 +131,7 @@ static void kill_over_budget(struct task *t)
 static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
     struct task *t = cpu_task(user);
-    (void)uc, (void)size;
+    (void)size;
     if (in_kernel_page(t, pc))
         return;
     /* The hook runs before the instruction: with nothing left, it must not
@@ -127,45 +141,88 @@ static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
         return;
     }
     limits_state.left--;
+    /* An rr turn counted here too. */
+    if (sched_turn_left() != UINT64_MAX) {
+        sched_account_insns(1);
+        if (sched_need_resched())
+            uc_emu_stop(uc);
+    }
+}
+
+/* The last stretch on this engine: the hook in every block, the budget
+ * out of the way. */
+static err_t count_each_insn(struct task *t)
+{
+    struct cpu *c = t->cpu;
+    if (c->insn_hook_on)
+        return OK;
+    err_t e;
+    if ((e = UC_TRY(uc_ctl_set_insn_budget(c->uc, INT64_MAX, 0, t->mm->layout.kpage - 1))) ||
+        (e = UC_TRY(uc_hook_add(c->uc, &c->insn_hook, UC_HOOK_CODE, (void *)on_insn, c, 1, 0))) ||
+        (e = UC_TRY(uc_ctl_flush_tb(c->uc))))
+        return e;
+    c->insn_hook_on = true;
+    return OK;
 }
 
 err_t limits_before_run(struct task *t)
 {
-    if (!limits_state.counting || limits_state.per_insn)
+    uint64_t turn = sched_turn_left();
+    limits_state.budget_set = -1;
+    if (!limits_state.counting && turn == UINT64_MAX)
         return OK;
-    int64_t budget = 0;
+    if (limits_state.per_insn)
+        return count_each_insn(t);
+    int64_t avail = limits_state.counting ? limits_state.left - FINAL_STRETCH : INT64_MAX;
+    int64_t budget = avail;
+    limits_state.turn_bound = false;
+    if (turn != UINT64_MAX && (uint64_t)budget > turn) {
+        budget = (int64_t)turn;
+        limits_state.turn_bound = true;
+    }
+    limits_state.budget_set = budget;
+    /* Counted in the translated code, no callback per block
+     * (docs/performance.md); seccomp-emu's own stubs on the kernel
+     * page are not the guest's and do not count. */
+    return UC_TRY(uc_ctl_set_insn_budget(t->cpu->uc, budget, 0, t->mm->layout.kpage - 1));
+}
+
+err_t limits_after_run(struct task *t)
+{
+    if (limits_state.budget_set < 0)
+        return OK;
+    int64_t rest = 0;
     int hit = 0;
-    err_t e;
-    if ((e = UC_TRY(uc_ctl_get_insn_budget(t->cpu->uc, &budget, &hit))))
+    err_t e = UC_TRY(uc_ctl_get_insn_budget(t->cpu->uc, &rest, &hit));
+    if (e)
         return e;
-    limits_state.left = budget + FINAL_STRETCH;
+    uint64_t ran = limits_state.budget_set > rest ? (uint64_t)(limits_state.budget_set - rest) : 0;
+    limits_state.budget_set = -1;
+    if (limits_state.counting)
+        limits_state.left -= (int64_t)MIN(ran, (uint64_t)INT64_MAX);
+    sched_account_insns(ran);
     if (!hit)
         return OK;
-    /* The engine stopped before a block that did not fit: the rest is
-     * counted instruction by instruction, from that block's start. */
-    limits_state.per_insn = true;
-    /* The budget never runs out again; the translations made without the
-     * per-instruction hook are dropped, so that the hook is in every block
-     * run from here. */
-    if ((e = UC_TRY(uc_ctl_set_insn_budget(t->cpu->uc, INT64_MAX, 0, t->mm->layout.kpage - 1))) ||
-        (e = UC_TRY(uc_hook_add(t->cpu->uc, &limits_state.insn_hook, UC_HOOK_CODE, (void *)on_insn, t->cpu, 1, 0))) ||
-        (e = UC_TRY(uc_ctl_flush_tb(t->cpu->uc))))
-        return e;
+    /* The engine stopped before a block the budget could not pay for: the
+     * turn is over, or --max-insns enters its last stretch. */
+    if (limits_state.turn_bound)
+        sched_end_turn();
+    else
+        limits_state.per_insn = true;
     return OK;
 }
 
-static err_t setup_insn_budget(struct task *t, uint64_t n)
+static void setup_insn_budget(uint64_t n)
 {
     limits_state.counting = true;
     limits_state.left = n > INT64_MAX - FINAL_STRETCH ? INT64_MAX - FINAL_STRETCH : (int64_t)n;
     limits_state.max_insns = n;
     g_snprintf(limits_state.insn_reason, sizeof(limits_state.insn_reason),
                "killed by SIGKILL: instruction limit of %" PRIu64 " reached (--max-insns)", n);
-    /* Counted in the translated code, no callback per block
-     * (docs/performance.md); seccomp-emu's own stubs on the kernel
-     * page are not the guest's and do not count.  A budget already below
-     * the final stretch stops the engine before its first block. */
-    return UC_TRY(uc_ctl_set_insn_budget(t->cpu->uc, limits_state.left - FINAL_STRETCH, 0, t->mm->layout.kpage - 1));
+    /* A budget already below the final stretch: counted one by one from
+     * the first instruction. */
+    if (limits_state.left < FINAL_STRETCH)
+        limits_state.per_insn = true;
 }
 
 /* ---- rlimits ---- */
@@ -174,7 +231,8 @@ void limits_rlimit_changed(struct task *t, unsigned resource)
 {
     switch (resource) {
     case RLIMIT_CPU_LINUX:
-        async_set_cpu_limit(t->group->rlim[RLIMIT_CPU_LINUX].cur, t->group->rlim[RLIMIT_CPU_LINUX].max);
+        async_set_cpu_limit(t->group, t->group->rlim[RLIMIT_CPU_LINUX].cur,
+                            t->group->rlim[RLIMIT_CPU_LINUX].max);
         break;
     case RLIMIT_AS_LINUX:
         t->mm->max_mapped =
@@ -242,6 +300,14 @@ static err_t parse_options(void)
         if ((e = parse_seconds("timeout", opt_timeout, &limits_asked.timeout_ns)))
             return e;
         limits_asked.timeout = true;
+    }
+    if (opt_max_tasks) {
+        uint64_t n;
+        if ((e = parse_number("max-tasks", opt_max_tasks, false, &n)))
+            return e;
+        if (n == 0 || n > 4194304)
+            return err_new("--max-tasks must be between 1 and 4194304 (Linux's pid_max)");
+        task_set_max((unsigned)n);
     }
     if (opt_max_insns) {
         if ((e = parse_number("max-insns", opt_max_insns, true, &limits_asked.max_insns)))
@@ -350,7 +416,6 @@ err_t limits_setup_done(void)
 err_t limits_setup(struct task *t)
 {
     limits_state.t = t;
-    err_t e;
     if (limits_asked.cpu)
         set_rlimit(t, RLIMIT_CPU_LINUX, limits_asked.cpu_soft, limits_asked.cpu_hard);
     else
@@ -372,8 +437,8 @@ err_t limits_setup(struct task *t)
                                             : limits_asked.timeout_ns;
         async_set_timeout(MAX(left, 1), limits_state.timeout_reason);
     }
-    if (limits_asked.insns && (e = setup_insn_budget(t, limits_asked.max_insns)))
-        return e;
+    if (limits_asked.insns)
+        setup_insn_budget(limits_asked.max_insns);
     return OK;
 }
 

@@ -42,9 +42,10 @@ err_t limits_setup(struct task *t);
 /* An rlimit changed (the options, or the guest's setrlimit/prlimit64). */
 void limits_rlimit_changed(struct task *t, unsigned resource);
 
-/* The run loop, before each engine start: switch instruction counting to
- * single instructions for the last stretch of --max-insns. */
+/* The run loop, around each engine run: the instruction budget for
+ * --max-insns and --sched=rr (what may run, then what ran). */
 err_t limits_before_run(struct task *t);
+err_t limits_after_run(struct task *t);
 
 /* --host-memory's accounting (issue 33) charges here what a new engine
  * and its copied address space cost the host; an error refuses the

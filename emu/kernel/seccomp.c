@@ -145,6 +145,66 @@ GPtrArray *seccomp_filters_copy(const GPtrArray *filters)
     return copy;
 }
 
+/* The other threads TSYNC acts on: every one of the caller's process that
+ * has not begun to exit, in thread-list order (the leader first). */
+static bool sync_target(const struct task *t, const struct task *o)
+{
+    return o != t && o->state == TASK_RUNNING && !o->exited;
+}
+
+/* is_ancestor(): o's chain is the caller's or an older part of it. */
+static bool chain_is_prefix(const GPtrArray *o, const GPtrArray *t)
+{
+    guint n = o ? o->len : 0;
+    if (n > (t ? t->len : 0))
+        return false;
+    for (guint i = 0; i < n; i++)
+        if (o->pdata[i] != t->pdata[i])
+            return false;
+    return true;
+}
+
+/* seccomp_can_sync_threads(): 0, or the tid of the first thread that
+ * cannot take the caller's chain (in strict mode, or with a filter of its
+ * own). */
+static int32_t can_sync_threads(struct task *t)
+{
+    for (GList *l = t->group->threads.head; l; l = l->next) {
+        struct task *o = l->data;
+        if (!sync_target(t, o))
+            continue;
+        if (o->mode == MODE_DISABLED ||
+            (o->mode == MODE_FILTER && chain_is_prefix(o->filters, t->filters)))
+            continue;
+        return o->tid;
+    }
+    return 0;
+}
+
+/* seccomp_sync_threads(): every other thread gets the caller's chain (its
+ * filters shared), its count, its no_new_privs, and filter mode. */
+static void sync_threads(struct task *t, enum strict_via via)
+{
+    for (GList *l = t->group->threads.head; l; l = l->next) {
+        struct task *o = l->data;
+        if (!sync_target(t, o))
+            continue;
+        if (o->filters)
+            g_ptr_array_unref(o->filters);
+        o->filters = seccomp_filters_copy(t->filters);
+        if (!o->filter_rets)
+            o->filter_rets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        o->has_listener = t->has_listener;
+        if (t->no_new_privs)
+            o->no_new_privs = true;
+        if (o->mode == MODE_DISABLED) {
+            o->mode = MODE_FILTER;
+            observe_mode(o, &(struct mode_event){ .from = MODE_DISABLED, .to = MODE_FILTER,
+                                                  .via = via });
+        }
+    }
+}
+
 /* seccomp_attach_filter() with the checks of seccomp_set_mode_filter()
  * that follow the copy and the checker. */
 static int attach_filter(struct task *t, const struct sock_filter_linux *prog, size_t len,
@@ -164,7 +224,11 @@ static int attach_filter(struct task *t, const struct sock_filter_linux *prog, s
         total += ((const struct seccomp_filter *)t->filters->pdata[i])->ebpf_len + 4;
     if (total > MAX_INSNS_PER_PATH_LINUX)
         return -ENOMEM_LINUX;
-    /* TSYNC: one thread is always in sync. */
+    if (flags & SECCOMP_FILTER_FLAG_TSYNC_LINUX) {
+        int32_t failed = can_sync_threads(t);
+        if (failed)
+            return (flags & SECCOMP_FILTER_FLAG_TSYNC_ESRCH_LINUX) ? -ESRCH_LINUX : failed;
+    }
     if (!t->filters) {
         t->filters = g_ptr_array_new_with_free_func(filter_free);
         t->filter_rets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -181,6 +245,8 @@ static int attach_filter(struct task *t, const struct sock_filter_linux *prog, s
     int from = t->mode;
     t->mode = MODE_FILTER;
     observe_mode(t, &(struct mode_event){ .from = from, .to = MODE_FILTER, .via = via });
+    if (flags & SECCOMP_FILTER_FLAG_TSYNC_LINUX)
+        sync_threads(t, via);
     return 0;
 }
 

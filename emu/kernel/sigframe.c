@@ -104,8 +104,16 @@ void sigframe_siginfo(const struct ksiginfo *info, bool is64, uint8_t out[128])
         put_le32(u + (is64 ? 8 : 4), (uint32_t)info->syscall);
         put_le32(u + (is64 ? 12 : 8), info->arch);
         break;
-    case SIL_POLL:
     case SIL_CHLD:
+        /* _sigchld: pid, uid, status, then utime and stime in clock ticks
+         * (USER_HZ, 100), each a long, aligned. */
+        put_le32(u, (uint32_t)info->pid);
+        put_le32(u + 4, info->uid);
+        put_le32(u + 8, (uint32_t)info->status);
+        put_word(u + (is64 ? 16 : 12), (uint64_t)(info->utime / 10000000), is64);
+        put_word(u + (is64 ? 24 : 16), (uint64_t)(info->stime / 10000000), is64);
+        break;
+    case SIL_POLL:
         break;
     }
 }

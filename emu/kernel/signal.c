@@ -10,6 +10,7 @@
 #include "emu/kernel/sigframe.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/observe.h"
+#include "emu/kernel/sched.h"
 #include "emu/xlat.h"
 
 /* The standard signals whose default action is to ignore them.  The stop
@@ -206,11 +207,85 @@ static void queue(struct task *t, const struct ksiginfo *info)
         return;
     g_array_append_val(p->queue, *info);
     p->set |= SIGMASK_LINUX(sig);
-    if (signal_deliverable(t))
-        uc_emu_stop(t->cpu->uc);
+}
+
+/* signal_wake_up(): the task looks at its signals soon.  The task holding
+ * the CPU (the caller) stops its engine; another wakes if it sleeps, and
+ * a queued one looks when its turn comes. */
+static void wake_up(struct task *t)
+{
+    if (t == sched_current()) {
+        if (signal_deliverable(t) && t->cpu)
+            uc_emu_stop(t->cpu->uc);
+        return;
+    }
+    sched_wake(t);
+}
+
+/* wants_signal(): a thread that can take a process's signal now. */
+static bool wants_signal(const struct task *t, int sig)
+{
+    if (t->sig.blocked & SIGMASK_LINUX(sig))
+        return false;
+    if (t->state != TASK_RUNNING || t->exited)
+        return false;
+    if (sig == SIGKILL_LINUX)
+        return true;
+    /* task_curr() || !task_sigpending(): one already told of a signal
+     * (other than this one, just queued) is left for another thread. */
+    return t == sched_current() ||
+           !(t->sig.pending.set & ~t->sig.blocked & ~SIGMASK_LINUX(sig));
 }
 
 static char *death_reason(int sig, const struct ksiginfo *info);
+
+/* The signals whose default action dumps core (sig_kernel_coredump):
+ * those die in get_signal() on the thread that takes them. */
+#define COREDUMP_MASK                                                                          \
+    (SIGMASK_LINUX(SIGQUIT_LINUX) | SIGMASK_LINUX(SIGILL_LINUX) | SIGMASK_LINUX(SIGTRAP_LINUX) | \
+     SIGMASK_LINUX(SIGABRT_LINUX) | SIGMASK_LINUX(SIGBUS_LINUX) | SIGMASK_LINUX(SIGFPE_LINUX) |   \
+     SIGMASK_LINUX(SIGSEGV_LINUX) | SIGMASK_LINUX(SIGXCPU_LINUX) | SIGMASK_LINUX(SIGXFSZ_LINUX) | \
+     SIGMASK_LINUX(SIGSYS_LINUX))
+
+/* complete_signal(): which thread of the process takes a signal queued on
+ * the process.  The target itself if it can, else the next thread that
+ * can, from where the last search stopped; a fatal signal nobody handles
+ * starts the process's exit at once. */
+static void complete_signal(struct task *p, const struct ksiginfo *info)
+{
+    int sig = info->signo;
+    struct thread_group *g = p->group;
+    struct task *t = NULL;
+    if (!info->shared) {
+        /* Sent to this thread: it looks at its signals soon, whatever it
+         * is doing. */
+        wake_up(p);
+        return;
+    }
+    if (wants_signal(p, sig))
+        t = p;
+    else {
+        unsigned n = g_queue_get_length(&g->threads);
+        for (unsigned k = 0; k < n && !t; k++) {
+            struct task *c = g_queue_peek_nth(&g->threads, (g->curr_target + k) % n);
+            if (wants_signal(c, sig)) {
+                t = c;
+                g->curr_target = (g->curr_target + k) % n;
+            }
+        }
+    }
+    if (!t)
+        return;
+    const struct ksigaction *ka = &t->sighand->action[sig];
+    /* The task on the CPU meets it at its next stop (a call it is making
+     * returns first), as everywhere else. */
+    if (ka->handler == SIG_DFL_LINUX && !(IGNORE_MASK & SIGMASK_LINUX(sig)) &&
+        !(COREDUMP_MASK & SIGMASK_LINUX(sig)) && !g->exiting && t != sched_current()) {
+        task_kill(t, sig, death_reason(sig, info));
+        return;
+    }
+    wake_up(t);
+}
 
 void signal_send(struct task *t, const struct ksiginfo *info, const char *why)
 {
@@ -218,6 +293,8 @@ void signal_send(struct task *t, const struct ksiginfo *info, const char *why)
     int sig = info->signo;
     struct ksiginfo copy = *info;
     copy.why = why;
+    if (t->exited)
+        return; /* an exited task has no signal state left */
     if (sig == SIGKILL_LINUX) {
         task_kill(t, SIGKILL_LINUX, death_reason(sig, &copy));
         return;
@@ -233,7 +310,10 @@ void signal_send(struct task *t, const struct ksiginfo *info, const char *why)
     /* Ignored and not blocked: discarded at once (prepare_signal). */
     if (!(s->blocked & SIGMASK_LINUX(sig)) && handler_ignored(&t->sighand->action[sig], sig))
         return;
+    if (t->group->exiting)
+        return; /* a dying process takes no more signals */
     queue(t, &copy);
+    complete_signal(t, &copy);
 }
 
 void signal_send_timer(struct task *t, const struct ksiginfo *info, uint32_t more)
@@ -276,8 +356,9 @@ void signal_timer_forget(struct task *t, const int32_t *overrun_last)
 void signal_post(struct task *t, int sig)
 {
     observe_signal(t, &(struct signal_event){ .what = SIGNAL_SENT, .sig = sig });
-    struct ksiginfo info = { .signo = sig, .code = SI_USER_LINUX, .pid = (int32_t)getpid(),
-                             .uid = (uint32_t)getuid() };
+    /* send_sig(): to the process, the caller first (PIDTYPE_TGID). */
+    struct ksiginfo info = { .signo = sig, .code = SI_USER_LINUX, .pid = t->group->tgid,
+                             .uid = (uint32_t)getuid(), .shared = true };
     const char *why = sig == SIGPIPE_LINUX ? "write to a pipe or socket with no reader"
                       : sig == SIGXFSZ_LINUX ? "output limit exceeded (--output-limit)"
                                              : "sent by the kernel";
@@ -409,7 +490,7 @@ static char *death_reason(int sig, const struct ksiginfo *info)
         return g_strdup_printf("killed by %s: %s", name, info->why);
     if (info->code == SI_USER_LINUX || info->code == SI_TKILL_LINUX ||
         info->code == SI_QUEUE_LINUX) {
-        if (info->pid == (int32_t)getpid())
+        if (info->from_guest)
             return g_strdup_printf("killed by %s: sent by the guest to itself", name);
         return g_strdup_printf("killed by %s: sent to seccomp-emu by process %d", name,
                                (int)info->pid);

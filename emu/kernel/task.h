@@ -23,8 +23,12 @@
 #include "abi/seccomp_linux.h"
 #include "emu/engine/cpu.h"
 #include "emu/engine/mem.h"
+#include "emu/kernel/async.h"
 #include "emu/kernel/fdtable.h"
+#include "emu/kernel/sched.h"
+#include "emu/kernel/seccomp.h"
 #include "emu/kernel/sigstate.h"
+#include "emu/kernel/wait.h"
 
 enum seccomp_mode {
     MODE_DISABLED = 0,
@@ -64,17 +68,55 @@ enum profile {
 enum run_state { TASK_RUNNING, TASK_EXITED, TASK_SIGNALED };
 
 /* A process: what Linux keeps in signal_struct, shared by the threads of
- * one thread group (CLONE_THREAD). */
+ * one thread group (CLONE_THREAD), and its place among the processes. */
 struct thread_group {
     unsigned refs;
     int32_t tgid;
+    struct task *leader;      /* stays, a zombie if need be, until reaped */
+    GQueue threads;           /* struct task *, each until it is released */
+    int live;                 /* threads that have not exited */
+    unsigned curr_target;     /* where complete_signal() looks first */
+    bool exiting;             /* SIGNAL_GROUP_EXIT: exit_group or a fatal signal */
+    int exit_status;          /* the wait status, once exiting or all gone */
+    char *reason;             /* why it died of a signal: the stderr line */
     struct sigpending shared_pending;
     struct { uint64_t cur, max; } rlim[RLIM_NLIMITS_LINUX];
+
+    struct thread_group *parent; /* NULL: seccomp-emu itself is the parent */
+    GQueue children;          /* struct thread_group *, alive or zombie */
+    int exit_signal;          /* sent to the parent at the end; 0: none */
+    int32_t parent_tid;       /* the thread that made it (__WNOTHREAD) */
+    bool initial;             /* the first process: its end ends seccomp-emu */
+    bool zombie;              /* every thread has exited; not yet reaped */
+    bool reaped;
+    struct waitq child_exit;  /* its threads waiting in wait4/waitid */
+    struct waitq exited;      /* woken at its end (pidfd poll) */
+    struct waitq thread_exit; /* woken as each thread exits (de_thread) */
+    int64_t cputime_ns;       /* CPU time of all its threads (sched.c) */
+    int64_t children_cputime_ns;
+    struct group_timers timers;
+};
+
+/* A system call that must finish outside the engine (it blocks while
+ * another task needs the engine, or replaces the engine): trap.c stops the
+ * engine and the run loop completes it (emu/entry/trap.c). */
+struct deferred_call {
+    bool active;
+    enum entry entry;
+    uint64_t pc;
+    int64_t nr;
+    uint64_t args[6];
+    const struct abi *abi;
+    const void *desc; /* struct syscall_desc */
+    struct verdict verdict;
+    int mode;         /* the seccomp mode it was checked in */
 };
 
 struct task {
+    unsigned refs;                /* the task table, a zombie's parent, lookups */
+    struct sched_entity se;       /* emu/kernel/sched.c */
     struct cpu *cpu;              /* the engine of its address space */
-    struct mm *mm;                /* shared: these four hold a reference each */
+    struct mm *mm;                /* shared: these five hold a reference each */
     struct fdtable *fds;
     struct sighand *sighand;
     struct thread_group *group;
@@ -103,16 +145,22 @@ struct task {
     uint64_t clear_child_tid, robust_list, robust_len;
     uint64_t rseq_addr;              /* registered struct rseq (emu/kernel/rseq.c), 0: none */
     uint32_t rseq_len, rseq_sig;
+    struct task *vfork_parent;    /* CLONE_VFORK: waiting until we exec or exit */
+    struct waitq vfork_done;      /* where that parent waits */
+    struct deferred_call deferred;
+    bool exception_taken;         /* emu/entry/fault.c: the CPU's #DF state to forget */
+    bool exec_done;               /* execve replaced the registers: no result to store */
     uint8_t tls[GDT_ENTRY_TLS_ENTRIES_LINUX][8]; /* set_thread_area's descriptors */
     char comm[TASK_COMM_LEN_LINUX]; /* the name: exec's basename, PR_SET_NAME */
     struct sigstate sig; /* emu/kernel/signal.c */
     bool quiet;
 
-    enum run_state state;
+    enum run_state state;  /* anything but TASK_RUNNING: leaving its run loop */
     int exit_code;
     int signo;
     char *reason; /* one line: why the guest died, for stderr */
-    bool exception_taken; /* emu/entry/fault.c: the CPU's #DF state to forget */
+    bool exited;  /* do_exit() is done; a leader stays a zombie */
+    int64_t cputime_ns;           /* its CPU time (emu/kernel/sched.c) */
 };
 
 /* The first task, with an address space, descriptor table, actions and
@@ -133,11 +181,53 @@ static inline bool in_compat_syscall(const struct task *t)
     return t->call_abi->bits == 32;
 }
 
-/* End the guest with exit code `code` (exit/exit_group). */
+/* exit(2): this thread ends with exit code `code` (0-255). */
 void task_exit(struct task *t, int code);
+/* exit_group(2): every thread of its process ends; the status is `code`. */
+void task_exit_group(struct task *t, int code);
+/* A fatal signal: the whole process dies of `signo`; `reason` (owned)
+ * becomes the stderr line. */
+void task_kill(struct task *t, int signo, char *reason);
+/* Only this thread dies of `signo` (strict mode, SECCOMP_RET_KILL_THREAD):
+ * the process lives on unless it was the last live thread, which then
+ * ends the process with that signal as KILL_PROCESS would. */
+void task_kill_thread(struct task *t, int signo, char *reason);
+/* de_thread(): kill every other thread of t's process (they leave as at
+ * exit_group, but the process goes on), and, once they are gone, make t
+ * the leader under the leader's pid. */
+void task_zap_others(struct task *t);
+void task_take_leader(struct task *t);
 /* Resource limits as a native child of seccomp-emu would inherit them. */
 void task_init_rlimits(struct task *t);
-/* End the guest by signal `signo`; `reason` becomes the stderr line. */
-void task_kill(struct task *t, int signo, char *reason);
+
+/* The task with this tid, live or a zombie leader; NULL if none. */
+struct task *task_lookup(int32_t tid);
+/* Tasks alive (not yet exited), for --max-tasks. */
+unsigned task_count(void);
+/* One task fewer is alive (do_exit). */
+void task_exited(void);
+/* Every task of the table, for walks (/proc, TSYNC): n gets the count. */
+struct task **task_all(unsigned *n);
+
+/* Take a reference on a task struct / drop it. */
+struct task *task_get(struct task *t);
+void task_put(struct task *t);
+struct thread_group *thread_group_get(struct thread_group *g);
+void thread_group_put(struct thread_group *g);
+/* A new process, led by `leader`, whose tid it takes as its tgid. */
+struct thread_group *thread_group_new(struct task *leader);
+
+/* Add a task to the table under a new tid, or `want` if not 0 (clone3's
+ * set_tid, checked free by the caller); the caller checked --max-tasks.
+ * Its thread group and the rest are the caller's to set. */
+void task_register(struct task *t, int32_t want);
+/* The thread is released (reaped, or gone without a zombie): off the
+ * table and its group, its references dropped. */
+void task_release(struct task *t);
+
+/* --max-tasks: all guest tasks alive at once. */
+void task_set_max(unsigned n);
+unsigned task_max(void);
+#define TASK_MAX_DEFAULT 1024
 
 #endif

@@ -19,7 +19,51 @@
  * 5-level paging, whatever the host's own page size. */
 #define THP_PMD_SIZE_TEXT "2097152\n"
 
-int vfile_lookup(const char *path)
+/* A decimal pid at *p, advanced past it; 0 if none. */
+static int32_t pid_at(const char **p)
+{
+    int64_t v = 0;
+    const char *s = *p;
+    if (*s < '1' || *s > '9')
+        return 0;
+    while (*s >= '0' && *s <= '9' && v < INT32_MAX)
+        v = v * 10 + (*s++ - '0');
+    *p = s;
+    return v <= INT32_MAX ? (int32_t)v : 0;
+}
+
+struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf)
+{
+    if (strncmp(path, "/proc/", 6))
+        return NULL;
+    const char *p = path + 6;
+    struct task *dir;
+    if (!strncmp(p, "self/", 5)) {
+        dir = t->group->leader;
+        p += 4;
+    } else if (!strncmp(p, "thread-self/", 12)) {
+        dir = t;
+        p += 11;
+    } else {
+        /* /proc/<tid> works for any thread, listed or not. */
+        dir = task_lookup(pid_at(&p));
+    }
+    if (!dir || *p != '/')
+        return NULL;
+    p++;
+    if (!strncmp(p, "task/", 5)) {
+        /* /proc/<pid>/task/<tid>: a thread of that process. */
+        p += 5;
+        struct task *th = task_lookup(pid_at(&p));
+        if (!th || th->group != dir->group || *p != '/')
+            return NULL;
+        dir = th;
+        p++;
+    }
+    return strcmp(p, leaf) ? NULL : dir;
+}
+
+int vfile_lookup(struct task *t, const char *path, int32_t *tid)
 {
     if (!strcmp(path, "/dev/null"))
         return VFILE_NULL;
@@ -27,21 +71,22 @@ int vfile_lookup(const char *path)
         return VFILE_ZERO;
     if (!strcmp(path, "/dev/urandom"))
         return VFILE_URANDOM;
-    char own[64];
-    g_snprintf(own, sizeof(own), "/proc/%d/status", (int)getpid());
-    if (!strcmp(path, "/proc/self/status") || !strcmp(path, "/proc/thread-self/status") ||
-        !strcmp(path, own))
+    struct task *p = vfile_proc_task(t, path, "status");
+    if (p) {
+        *tid = p->tid;
         return VFILE_PROC_STATUS;
-    g_snprintf(own, sizeof(own), "/proc/%d/maps", (int)getpid());
-    if (!strcmp(path, "/proc/self/maps") || !strcmp(path, "/proc/thread-self/maps") ||
-        !strcmp(path, own))
+    }
+    p = vfile_proc_task(t, path, "maps");
+    if (p) {
+        *tid = p->tid;
         return VFILE_PROC_MAPS;
+    }
     if (!strcmp(path, THP_PMD_SIZE_PATH))
         return VFILE_THP_PMD_SIZE;
     return -1;
 }
 
-int64_t vfile_open(struct task *t, int id, int flags)
+int64_t vfile_open(struct task *t, int id, int32_t tid, int flags)
 {
     /* The status file is mode 0444: opening it for writing takes root's
      * DAC override, as natively (and a write then fails). */
@@ -57,7 +102,7 @@ int64_t vfile_open(struct task *t, int id, int flags)
     if (fd < 0)
         return fd;
     fdtable_install(t->fds, fd,
-                    (struct gfd){ .kind = GFD_VIRTUAL, .vfile = id,
+                    (struct gfd){ .kind = GFD_VIRTUAL, .vfile = id, .tid = tid,
                                   .cloexec = (flags & O_CLOEXEC_LINUX) != 0 });
     return fd;
 }
@@ -96,21 +141,26 @@ static void sigset_line(GString *s, const char *name, uint64_t set)
     g_string_append_printf(s, "%s:\t%016" G_GINT64_MODIFIER "x\n", name, set);
 }
 
-static char *vfile_proc_status(const struct task *t)
+/* /proc/<tid>/status of task `t`, as `reader` sees it. */
+static char *vfile_proc_status(const struct task *t, const struct task *reader)
 {
     GString *s = g_string_new(NULL);
-    int pid = (int)getpid();
+    const struct thread_group *g = t->group;
+    const char *state = t->exited ? "Z (zombie)" : t == reader || !t->se.sleeping ? "R (running)"
+                                                                                  : "S (sleeping)";
+    int ppid = g->initial ? (int)getppid() : g->parent ? g->parent->tgid : 1;
     /* Umask is left out: the guest has no umask of its own here. */
-    g_string_append_printf(s, "Name:\t%s\nState:\tR (running)\n", t->comm);
-    g_string_append_printf(s, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", pid,
-                           pid, (int)getppid());
+    g_string_append_printf(s, "Name:\t%s\nState:\t%s\n", t->comm, state);
+    g_string_append_printf(s, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
+                           (int)g->tgid, (int)t->tid, ppid);
     g_string_append_printf(s, "Uid:\t%u\t%u\t%u\t%u\n", (unsigned)getuid(),
                            (unsigned)geteuid(), (unsigned)geteuid(), (unsigned)geteuid());
     g_string_append_printf(s, "Gid:\t%u\t%u\t%u\t%u\n", (unsigned)getgid(),
                            (unsigned)getegid(), (unsigned)getegid(), (unsigned)getegid());
-    g_string_append_printf(s, "Threads:\t1\n");
+    g_string_append_printf(s, "Threads:\t%u\n", g_queue_get_length((GQueue *)&g->threads));
     uint64_t ignored = 0, caught = 0;
-    for (int sig = 1; sig <= NSIG_LINUX_ALL; sig++) {
+    /* An exited task has no actions left to show. */
+    for (int sig = 1; t->sighand && sig <= NSIG_LINUX_ALL; sig++) {
         uint64_t h = t->sighand->action[sig].handler;
         if (h == SIG_IGN_LINUX)
             ignored |= 1ull << (sig - 1);
@@ -127,9 +177,10 @@ static char *vfile_proc_status(const struct task *t)
     sigset_line(s, "CapEff", t->cap_effective);
     sigset_line(s, "CapBnd", t->cap_bounding);
     sigset_line(s, "CapAmb", 0);
-    int mode = t->mode == MODE_DEAD ? MODE_FILTER : t->mode;
+    /* Mode 3 (dead) shows on a leader seccomp killed while its threads
+     * live on: a zombie. */
     g_string_append_printf(s, "NoNewPrivs:\t%d\nSeccomp:\t%d\nSeccomp_filters:\t%u\n",
-                           t->no_new_privs ? 1 : 0, mode, t->filters ? t->filters->len : 0);
+                           t->no_new_privs ? 1 : 0, (int)t->mode, t->filters ? t->filters->len : 0);
     return g_string_free(s, FALSE);
 }
 
@@ -186,16 +237,6 @@ static char *vfile_proc_maps(const struct task *t)
     return g_string_free(s, FALSE);
 }
 
-/* A text file's contents now: new string. */
-static char *vfile_text(const struct task *t, int id)
-{
-    if (id == VFILE_THP_PMD_SIZE)
-        return g_strdup(THP_PMD_SIZE_TEXT);
-    if (id == VFILE_PROC_MAPS)
-        return vfile_proc_maps(t);
-    return vfile_proc_status(t);
-}
-
 int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count, int64_t offset)
 {
     switch (g->vfile) {
@@ -206,7 +247,16 @@ int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count, 
     case VFILE_URANDOM:
         return vfile_fill(t, buf, count, true);
     default: {
-        g_autofree char *text = vfile_text(t, g->vfile);
+        g_autofree char *text = NULL;
+        if (g->vfile == VFILE_THP_PMD_SIZE) {
+            text = g_strdup(THP_PMD_SIZE_TEXT);
+        } else {
+            /* The task the file was opened for; gone once it is reaped. */
+            struct task *p = task_lookup(g->tid);
+            if (!p)
+                return -ESRCH_LINUX;
+            text = g->vfile == VFILE_PROC_MAPS ? vfile_proc_maps(p) : vfile_proc_status(p, t);
+        }
         size_t len = strlen(text);
         uint64_t at = offset >= 0 ? (uint64_t)offset : g->pos;
         if (at >= len)

@@ -21,10 +21,14 @@ enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS, VFILE_
 /* Where the kernel's THP page size is read (VFILE_THP_PMD_SIZE). */
 #define THP_PMD_SIZE_PATH "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
 
-/* The emulated file at `path`, or -1. */
-int vfile_lookup(const char *path);
+/* The emulated file at `path` for task t, or -1; for a /proc file, *tid
+ * gets the task it is about. */
+int vfile_lookup(struct task *t, const char *path, int32_t *tid);
+/* The task /proc/<spec>/<leaf> names for t (spec: self, thread-self, a
+ * tid, or any of these followed by task/<tid>), or NULL. */
+struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf);
 /* Open it with Linux open flags: a guest descriptor or a negative errno. */
-int64_t vfile_open(struct task *t, int id, int flags);
+int64_t vfile_open(struct task *t, int id, int32_t tid, int flags);
 /* Fill the guest's buffer at buf with zeros or, `random`, the host's
  * randomness, piece by piece: bytes done, or -EFAULT (-EIO if the host has
  * no randomness to give).  /dev/zero, /dev/urandom and getrandom(2). */
@@ -36,6 +40,5 @@ int64_t vfile_write(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
 void vfile_stat(const struct gfd *g, uint32_t *mode, uint64_t *rdev_major,
                 uint64_t *rdev_minor);
 
-/* /proc/self/status as the kernel prints it, for the fields the
- * emulator knows; returns a new string. */
+
 #endif

@@ -172,6 +172,16 @@ static const char *vfile_path(size_t i, char *buf, size_t len)
     return buf;
 }
 
+/* Which of vfile_paths[] `place` is, or -1. */
+static int drawn_vfile(const char *place)
+{
+    char buf[64];
+    for (size_t i = 0; i < G_N_ELEMENTS(vfile_paths); i++)
+        if (!strcmp(vfile_path(i, buf, sizeof(buf)), place))
+            return (int)i;
+    return -1;
+}
+
 /* The leaves of the drawn tree: grant roots and emulated files.  A place
  * of the tree is a directory when a leaf lies below it and no grant
  * covers it. */
@@ -280,6 +290,7 @@ struct walk {
     GArray *fds;     /* int: host directories, fds[0] borrowed */
     GArray *owned;   /* gboolean per fds entry */
     int links;       /* symlinks followed so far */
+    struct task *t;  /* whose walk: /proc/<pid> names a task it can see */
 };
 
 static void walk_drop_fds(struct walk *w)
@@ -380,6 +391,7 @@ struct node {
     char name[NAME_MAX_LINUX + 1];
     struct stat st; /* NODE_HOST, NODE_GRANT_FILE: what fstatat saw */
     int vfile;
+    int32_t vfile_tid; /* NODE_VFILE of /proc: the task it is about */
     int grant;      /* NODE_GRANT_FILE */
     char *path;     /* canonical guest path of the node */
 };
@@ -397,6 +409,7 @@ static void node_free(struct node *n)
 
 static int64_t walk_start(struct task *t, struct walk *w, int dirfd, const char *path)
 {
+    w->t = t;
     if (path[0] == '/')
         return walk_place(w, "/");
     struct ofile *base;
@@ -509,10 +522,12 @@ static int64_t step_last(struct walk *w, const char *name, bool follow, struct n
     }
     /* The emulated files sit over whatever a grant has there, as
      * /dev and /proc are mounted over a container's root. */
-    int vf = vfile_lookup(next);
+    int32_t tid = 0;
+    int vf = vfile_lookup(w->t, next, &tid);
     if (vf >= 0) {
         n->kind = NODE_VFILE;
         n->vfile = vf;
+        n->vfile_tid = tid;
         n->path = g_steal_pointer(&next);
         return 0;
     }
@@ -656,7 +671,7 @@ static int64_t node_kstat(const struct node *n, struct kstat *k)
         return 0;
     case NODE_VFILE: {
         memset(k, 0, sizeof(*k));
-        struct gfd g = { .kind = GFD_VIRTUAL, .vfile = n->vfile };
+        struct gfd g = { .kind = GFD_VIRTUAL, .vfile = n->vfile, .tid = n->vfile_tid };
         vfile_stat(&g, &k->mode, &k->rdev_major, &k->rdev_minor);
         k->nlink = 1;
         k->blksize = 4096;
@@ -918,7 +933,7 @@ int64_t ofile_getdents(struct task *t, struct ofile *f, uint64_t buf, uint64_t c
             uint64_t ino = drawn_ino(place);
             unsigned type = DT_DIR_LINUX;
             int g = i >= 2 ? grant_rooted_at(place) : -1;
-            int vf = i >= 2 ? vfile_lookup(place) : -1;
+            int vf = i >= 2 ? drawn_vfile(place) : -1;
             struct stat st;
             if (g >= 0 && fstat(grant_at(g)->host, &st) == 0) {
                 ino = st.st_ino;
@@ -1120,7 +1135,7 @@ int64_t vfs_open(struct task *t, int dirfd, const char *path, int flags)
         }
         if (n.kind == NODE_VFILE) {
             node_free(&n);
-            return vfile_open(t, n.vfile, flags);
+            return vfile_open(t, n.vfile, n.vfile_tid, flags);
         }
         if (tmpfile || (writing && dir)) {
             node_free(&n);

@@ -31,7 +31,16 @@ struct syscall_desc {
     uint8_t arity;
     const char *fmt;
     sys_fn fn;
+    uint8_t flags; /* SYS_* below */
 };
+
+/* A call that may wait for another task (a futex, a child, a pipe, a
+ * sleep): while other tasks share the engine, it is finished outside the
+ * engine, so that they can run meanwhile (emu/entry/trap.c). */
+#define SYS_BLOCKS 1
+/* A call that always finishes outside the engine: it makes or replaces
+ * engines and tasks (clone, fork, vfork, execve). */
+#define SYS_LEAVES_ENGINE 2
 
 /* The emulated call `nr` of `abi`, or NULL: the call answers -ENOSYS. */
 const struct syscall_desc *sys_lookup(const struct abi *abi, int64_t nr);
@@ -63,14 +72,20 @@ SYS(chdir); SYS(fchdir); SYS(getcwd);
 SYS(brk); SYS(mmap); SYS(old_mmap); SYS(mmap2); SYS(munmap); SYS(mprotect); SYS(mremap);
 SYS(madvise); SYS(mincore); SYS(membarrier);
 
-/* sys_proc.c: identity, limits, thread state, randomness, exit */
-SYS(exit); SYS(exit_group); SYS(getpid); SYS(gettid); SYS(getppid); SYS(getpgrp);
-SYS(getuid); SYS(geteuid); SYS(getgid); SYS(getegid); SYS(uname);
+/* sys_proc.c: identity, limits, thread state, randomness */
+SYS(getpgrp); SYS(getuid); SYS(geteuid); SYS(getgid); SYS(getegid); SYS(uname);
 SYS(prlimit64); SYS(getrlimit); SYS(old_getrlimit); SYS(setrlimit); SYS(getrusage);
 SYS(sysinfo);
-SYS(set_tid_address); SYS(set_robust_list); SYS(rseq); SYS(arch_prctl);
-SYS(set_thread_area); SYS(get_thread_area); SYS(getrandom); SYS(readlink);
-SYS(readlinkat); SYS(sched_yield); SYS(prctl); SYS(seccomp); SYS(capget); SYS(capset);
+SYS(rseq); SYS(arch_prctl); SYS(set_thread_area); SYS(get_thread_area); SYS(getrandom);
+SYS(readlink); SYS(readlinkat); SYS(prctl); SYS(seccomp); SYS(capget); SYS(capset);
+
+/* sys_task.c: tasks and processes, futexes, pipes and eventfds */
+SYS(clone); SYS(clone3); SYS(fork); SYS(vfork); SYS(execve); SYS(execveat); SYS(exit);
+SYS(exit_group);
+SYS(wait4); SYS(waitpid); SYS(waitid); SYS(getpid); SYS(gettid); SYS(getppid);
+SYS(set_tid_address); SYS(set_robust_list); SYS(get_robust_list); SYS(futex);
+SYS(futex_time64); SYS(sched_yield); SYS(sched_getaffinity); SYS(sched_setaffinity);
+SYS(getcpu); SYS(pipe); SYS(pipe2); SYS(eventfd); SYS(eventfd2);
 
 
 /* sys_time.c: clocks */

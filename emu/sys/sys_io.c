@@ -11,7 +11,9 @@
 #include "abi/signal_linux.h"
 #include "emu/engine/host_tune.h"
 #include "emu/kernel/async.h"
+#include "abi/task_linux.h"
 #include "emu/kernel/limits.h"
+#include "emu/kernel/pipe.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/vfile.h"
@@ -140,6 +142,18 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
     return host_result(t, r);
 }
 
+/* vfs_read()/vfs_write(): an end open only the other way is EBADF. */
+static int64_t file_check(const struct file *f, bool writing)
+{
+    unsigned acc = f->flags & O_ACCMODE_LINUX;
+    if (acc == (writing ? O_RDONLY_LINUX : O_WRONLY_LINUX))
+        return -EBADF_LINUX;
+    /* vfs_read()/vfs_write(): a file without the operation (epoll) */
+    if (!(writing ? f->ops->write : f->ops->read))
+        return -EINVAL_LINUX;
+    return 0;
+}
+
 static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t offset)
 {
     struct gfd *g = fdtable_get(t->fds, (int)a[0]);
@@ -157,8 +171,8 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
             return seccomp_proc_write(t, buf, count);
         return seccomp_proc_read(t, &g->pos, buf, count);
     }
-    if (g->kind == GFD_SECCOMP_LISTENER || g->kind == GFD_FILE)
-        return -EINVAL_LINUX; /* the listener and epoll have no read or write */
+    if (g->kind == GFD_SECCOMP_LISTENER)
+        return -EINVAL_LINUX; /* the listener has no read or write */
     if (g->kind == GFD_VIRTUAL) {
         if (offset >= 0 && g->vfile == VFILE_PROC_STATUS)
             return -ESPIPE_LINUX; /* seq_file reads only in order here */
@@ -176,6 +190,19 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
         if (r > 0 && offset < 0)
             f->pos += (uint64_t)r;
         return r;
+    }
+    if (g->kind == GFD_FILE) {
+        /* ksys_pread64(): a pipe cannot seek, before anything else. */
+        if (offset >= 0)
+            return -ESPIPE_LINUX;
+        int64_t r = file_check(g->file, writing);
+        if (r)
+            return r;
+        if (!access_ok(buf, count))
+            return -EFAULT_LINUX;
+        struct guest_iovec v = { buf, MIN(count, MAX_RW_COUNT_LINUX) };
+        return writing ? g->file->ops->write(t, g->file, &v, 1)
+                       : g->file->ops->read(t, g->file, &v, 1);
     }
     return rw_host(t, g->host, buf, count, writing, offset);
 }
@@ -212,6 +239,37 @@ struct guest_range {
     uint64_t base, len;
 };
 
+/* readv/writev on an emulated file: import_iovec()'s checks, then the
+ * file's own read or write of the whole vector. */
+static int64_t file_rwv(struct task *t, struct file *f, const uint8_t *raw, uint64_t cnt,
+                        bool compat, bool writing)
+{
+    g_autofree struct guest_iovec *v = g_new(struct guest_iovec, cnt);
+    for (uint64_t i = 0; i < cnt; i++) {
+        if (compat) {
+            uint32_t w[2];
+            memcpy(w, raw + i * 8, 8);
+            v[i] = (struct guest_iovec){ w[0], w[1] };
+            if ((int32_t)w[1] < 0)
+                return -EINVAL_LINUX;
+        } else {
+            memcpy(&v[i].base, raw + i * 16, 8);
+            memcpy(&v[i].len, raw + i * 16 + 8, 8);
+            if ((int64_t)v[i].len < 0)
+                return -EINVAL_LINUX;
+        }
+    }
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        if (!access_ok(v[i].base, v[i].len))
+            return -EFAULT_LINUX;
+        if (v[i].len > MAX_RW_COUNT_LINUX - total)
+            v[i].len = MAX_RW_COUNT_LINUX - total;
+        total += v[i].len;
+    }
+    return writing ? f->ops->write(t, f, v, (int)cnt) : f->ops->read(t, f, v, (int)cnt);
+}
+
 static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
 {
     struct gfd *g = fdtable_get(t->fds, (int)a[0]);
@@ -229,9 +287,16 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     if (cnt > UIO_MAXIOV_LINUX)
         return -EINVAL_LINUX;
     size_t esz = compat ? 8 : 16;
+    if (g->kind == GFD_FILE) {
+        int64_t r = file_check(g->file, writing);
+        if (r)
+            return r;
+    }
     g_autofree uint8_t *raw = g_malloc(cnt * esz);
     if (!mm_read(t->mm, vec, raw, cnt * esz))
         return -EFAULT_LINUX;
+    if (g->kind == GFD_FILE)
+        return file_rwv(t, g->file, raw, cnt, compat, writing);
     int host = g->host;
     int64_t offset = -1;
     if (g->kind == GFD_GRANT) {
@@ -427,6 +492,27 @@ SYS(ioctl)
         g->cloexec = cmd == FIOCLEX_LINUX;
         return 0;
     }
+    if (g->kind == GFD_FILE) {
+        switch (cmd) {
+        case FIONBIO_LINUX: {
+            int32_t on;
+            if (!mm_read(t->mm, arg, &on, 4))
+                return -EFAULT_LINUX;
+            g->file->flags = on ? g->file->flags | O_NONBLOCK_LINUX
+                                : g->file->flags & ~(unsigned)O_NONBLOCK_LINUX;
+            return 0;
+        }
+        case FIONREAD_LINUX: {
+            int64_t n = pipe_unread(g->file);
+            if (n < 0)
+                return -ENOTTY_LINUX;
+            int32_t v = (int32_t)n;
+            return mm_write(t->mm, arg, &v, 4) ? 0 : -EFAULT_LINUX;
+        }
+        default:
+            return -ENOTTY_LINUX;
+        }
+    }
     if (g->kind != GFD_HOST)
         return -ENOTTY_LINUX;
     switch (cmd) {
@@ -468,14 +554,23 @@ SYS(fcntl)
         /* setfl(): only these flags change; the rest stay as opened. */
         const int settable = O_APPEND_LINUX | O_NONBLOCK_LINUX | O_DIRECT_LINUX |
                              O_NOATIME_LINUX | O_FASYNC_LINUX;
-        if (g->kind != GFD_GRANT)
+        if (g->kind == GFD_GRANT) {
+            g->ofile->flags = (g->ofile->flags & ~settable) | ((int)a[2] & settable);
+            return 0;
+        }
+        /* An emulated file's are the emulator's to keep (O_NONBLOCK,
+         * O_DIRECT for a pipe). */
+        if (g->kind != GFD_FILE)
             return -EINVAL_LINUX;
-        g->ofile->flags = (g->ofile->flags & ~settable) | ((int)a[2] & settable);
+        g->file->flags = (g->file->flags & ~(unsigned)(O_NONBLOCK_LINUX | O_DIRECT_LINUX)) |
+                         ((unsigned)a[2] & (O_NONBLOCK_LINUX | O_DIRECT_LINUX));
         return 0;
     }
     case F_GETFL_LINUX: {
         if (g->kind == GFD_GRANT)
             return g->ofile->flags;
+        else if (g->kind == GFD_FILE)
+            return g->file->flags;
         if (g->kind != GFD_HOST)
             return O_RDWR_LINUX;
         int fl = fcntl(g->host, F_GETFL);
@@ -484,6 +579,10 @@ SYS(fcntl)
         int acc = fl & O_ACCMODE;
         return acc == O_RDONLY ? O_RDONLY_LINUX : acc == O_WRONLY ? O_WRONLY_LINUX : O_RDWR_LINUX;
     }
+    case F_GETPIPE_SZ_LINUX:
+        if (g->kind != GFD_FILE || pipe_unread(g->file) < 0)
+            return -EBADF_LINUX;
+        return PIPE_DEF_CAPACITY_LINUX;
     default:
         return -EINVAL_LINUX;
     }

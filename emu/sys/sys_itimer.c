@@ -60,7 +60,7 @@ SYS(setitimer)
     }
     if (!valid_which(which))
         return -EINVAL_LINUX;
-    async_itimer(which, &set, &old);
+    async_itimer(t->group, which, &set, &old);
     if (uold && !put_itimerval(t, uold, &old))
         return -EFAULT_LINUX;
     return 0;
@@ -72,16 +72,15 @@ SYS(getitimer)
     if (!valid_which(which))
         return -EINVAL_LINUX;
     struct async_itimer cur;
-    async_itimer(which, NULL, &cur);
+    async_itimer(t->group, which, NULL, &cur);
     return put_itimerval(t, compat(t) ? (uint32_t)a[1] : a[1], &cur) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(alarm)
 {
-    (void)t;
     uint32_t seconds = (uint32_t)a[0];
     struct async_itimer set = { .value = (int64_t)seconds * NS, .interval = 0 }, old;
-    async_itimer(ITIMER_REAL_LINUX, &set, &old);
+    async_itimer(t->group, ITIMER_REAL_LINUX, &set, &old);
     /* alarm_setitimer(): never 0 while an alarm was pending, and rounded
      * to the nearest second otherwise. */
     int64_t sec = old.value / NS, ns = old.value % NS;

@@ -12,26 +12,12 @@
 #include "emu/kernel/limits.h"
 #include "emu/kernel/rseq.h"
 #include "emu/kernel/seccomp.h"
+#include "emu/kernel/tls.h"
 #include "emu/kernel/vfile.h"
 #include "emu/kernel/vfs.h"
 #include "emu/sys/sys.h"
 #include "emu/sys/timekeeping.h"
 
-SYS(exit)
-{
-    task_exit(t, (int)(a[0] & 0xff));
-    return 0;
-}
-
-SYS(exit_group)
-{
-    task_exit(t, (int)(a[0] & 0xff));
-    return 0;
-}
-
-SYS(getpid) { (void)a, (void)t; return getpid(); }
-SYS(gettid) { (void)a, (void)t; return getpid(); /* one thread: tid == pid */ }
-SYS(getppid) { (void)a, (void)t; return getppid(); }
 SYS(getpgrp) { (void)a, (void)t; return getpgrp(); }
 SYS(getuid) { (void)a, (void)t; return getuid(); }
 SYS(geteuid) { (void)a, (void)t; return geteuid(); }
@@ -141,7 +127,7 @@ static int64_t set_limit(struct task *t, unsigned res, uint64_t cur, uint64_t ma
 
 SYS(prlimit64)
 {
-    int pid = (int)a[0];
+    int32_t pid = (int32_t)a[0];
     unsigned res = (unsigned)a[1];
     uint64_t newp = uarg(t, a[2]), oldp = uarg(t, a[3]);
     uint64_t want[2];
@@ -149,13 +135,15 @@ SYS(prlimit64)
      * resource checked (sys_prlimit64, do_prlimit). */
     if (newp && !mm_read(t->mm, newp, want, sizeof(want)))
         return -EFAULT_LINUX;
-    if (pid != 0 && pid != getpid())
-        return -ESRCH_LINUX; /* no other process exists for the guest */
+    /* Any task of the guest names its process's limits. */
+    struct task *p = pid ? task_lookup(pid) : t;
+    if (!p || p->exited)
+        return -ESRCH_LINUX;
     if (res >= RLIM_NLIMITS_LINUX)
         return -EINVAL_LINUX;
-    uint64_t old[2] = { t->group->rlim[res].cur, t->group->rlim[res].max };
+    uint64_t old[2] = { p->group->rlim[res].cur, p->group->rlim[res].max };
     if (newp) {
-        int64_t r = set_limit(t, res, want[0], want[1]);
+        int64_t r = set_limit(p, res, want[0], want[1]);
         if (r < 0)
             return r;
     }
@@ -263,7 +251,7 @@ SYS(sysinfo)
     if (t->mm->max_mapped && (total == 0 || t->mm->max_mapped < total))
         total = t->mm->max_mapped;
     uint64_t free_ = total > t->mm->mapped ? total - t->mm->mapped : 0;
-    uint64_t uptime = (uint64_t)sec + (nsec ? 1 : 0), procs = 1;
+    uint64_t uptime = (uint64_t)sec + (nsec ? 1 : 0), procs = task_count();
     if (!in_compat_syscall(t)) {
         /* struct sysinfo: long uptime, loads[3], totalram, freeram,
          * sharedram, bufferram, totalswap, freeswap; u16 procs, pad;
@@ -289,22 +277,6 @@ SYS(sysinfo)
     put_le16(b + 40, (uint16_t)procs);
     put_le32(b + 52, unit);
     return mm_write(t->mm, (uint32_t)a[0], b, sizeof(b)) ? 0 : -EFAULT_LINUX;
-}
-
-SYS(set_tid_address)
-{
-    t->clear_child_tid = uarg(t, a[0]);
-    return getpid();
-}
-
-SYS(set_robust_list)
-{
-    size_t want = !in_compat_syscall(t) ? 24 : 12;
-    if (a[1] != want)
-        return -EINVAL_LINUX;
-    t->robust_list = uarg(t, a[0]);
-    t->robust_len = a[1];
-    return 0;
 }
 
 SYS(rseq) { return rseq_call(t, uarg(t, a[0]), (uint32_t)a[1], (int)a[2], (uint32_t)a[3]); }
@@ -333,55 +305,13 @@ SYS(arch_prctl)
     }
 }
 
-/* struct user_desc <-> GDT descriptor, as arch/x86/kernel/tls.c does it. */
-static void fill_desc(uint8_t d[8], const uint32_t u[4])
-{
-    uint32_t base = u[1], limit = u[2], f = u[3];
-    unsigned seg_32bit = f & 1, contents = (f >> 1) & 3, read_exec_only = (f >> 3) & 1,
-             limit_in_pages = (f >> 4) & 1, seg_not_present = (f >> 5) & 1,
-             useable = (f >> 6) & 1;
-    bool empty = base == 0 && limit == 0 && contents == 0 && read_exec_only == 1 &&
-                 seg_32bit == 0 && limit_in_pages == 0 && seg_not_present == 1 && useable == 0;
-    memset(d, 0, 8);
-    if (empty)
-        return;
-    uint32_t lo = (limit & 0xffff) | ((base & 0xffff) << 16);
-    uint32_t type = ((read_exec_only ^ 1) << 1) | (contents << 2) | 1;
-    uint32_t hi = ((base >> 16) & 0xff) | (type << 8) | (1u << 12) | (3u << 13) |
-                  ((seg_not_present ^ 1) << 15) | (limit & 0xf0000) | (useable << 20) |
-                  (seg_32bit << 22) | (limit_in_pages << 23) | (base & 0xff000000);
-    memcpy(d, &lo, 4);
-    memcpy(d + 4, &hi, 4);
-}
-
 SYS(set_thread_area)
 {
-    uint64_t up = (uint32_t)a[0];
-    uint32_t u[4];
-    if (!mm_read(t->mm, up, u, sizeof(u)))
-        return -EFAULT_LINUX;
-    int idx = (int32_t)u[0];
-    if (idx == -1) {
-        for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES_LINUX; i++) {
-            static const uint8_t zero[8];
-            if (!memcmp(t->tls[i], zero, 8)) {
-                idx = GDT_ENTRY_TLS_MIN_LINUX + i;
-                break;
-            }
-        }
-        if (idx == -1)
-            return -ESRCH_LINUX;
-        u[0] = (uint32_t)idx;
-        if (!mm_write(t->mm, up, &u[0], 4))
-            return -EFAULT_LINUX;
-    }
-    if (idx < GDT_ENTRY_TLS_MIN_LINUX || idx >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
-        return -EINVAL_LINUX;
-    unsigned contents = (u[3] >> 1) & 3, not_present = (u[3] >> 5) & 1;
-    if (contents == 3 && !not_present)
-        return -EINVAL_LINUX; /* no conforming code segments */
+    int idx;
     uint8_t d[8];
-    fill_desc(d, u);
+    int r = tls_read_user_desc(t, (uint32_t)a[0], true, &idx, d);
+    if (r < 0)
+        return r;
     memcpy(t->tls[idx - GDT_ENTRY_TLS_MIN_LINUX], d, 8);
     err_t e = cpu_set_tls(t->cpu, (unsigned)idx, d);
     if (e) {
@@ -439,13 +369,15 @@ static int64_t do_readlink(struct task *t, int dirfd, uint64_t upath, uint64_t u
     int r = mm_read_string(t->mm, uarg(t, upath), path, sizeof(path));
     if (r < 0)
         return r;
-    char pid_exe[64];
-    g_snprintf(pid_exe, sizeof(pid_exe), "/proc/%d/exe", (int)getpid());
     char target[PATH_MAX_LINUX];
     int64_t len;
-    if (!strcmp(path, "/proc/self/exe") || !strcmp(path, pid_exe) ||
-        !strcmp(path, "/proc/thread-self/exe")) {
-        len = (int64_t)g_strlcpy(target, t->mm->exe_path, sizeof(target));
+    /* /proc/<pid>/exe of any task the guest can name; a zombie's has no
+     * address space left to tell. */
+    struct task *p = vfile_proc_task(t, path, "exe");
+    if (p) {
+        if (!p->mm)
+            return -ENOENT_LINUX;
+        len = (int64_t)g_strlcpy(target, p->mm->exe_path, sizeof(target));
     } else {
         /* A symlink of a grant, read as it is on the host. */
         len = vfs_readlink(t, dirfd, path, target, sizeof(target));
@@ -458,7 +390,6 @@ static int64_t do_readlink(struct task *t, int dirfd, uint64_t upath, uint64_t u
 
 SYS(readlink) { return do_readlink(t, AT_FDCWD_LINUX, a[0], a[1], (int64_t)a[2]); }
 SYS(readlinkat) { return do_readlink(t, (int)a[0], a[1], a[2], (int64_t)a[3]); }
-SYS(sched_yield) { (void)t, (void)a; return 0; }
 /* prctl(2): the task's name here, the seccomp and no_new_privs options in
  * emu/kernel/seccomp.c, every other option -EINVAL. */
 SYS(prctl)
@@ -509,7 +440,7 @@ static int64_t cap_header(struct task *t, uint64_t uhdr, unsigned *words)
     }
 }
 
-/* capget(2): the task's sets (--caps); no other process exists. */
+/* capget(2): any guest task's sets (--caps at the start, capset after). */
 SYS(capget)
 {
     uint64_t uhdr = uarg(t, a[0]), udata = uarg(t, a[1]);
@@ -522,13 +453,14 @@ SYS(capget)
         return -EFAULT_LINUX;
     if (pid < 0)
         return -EINVAL_LINUX;
-    if (pid && pid != (int32_t)getpid())
+    struct task *p = pid && pid != t->tid ? task_lookup(pid) : t;
+    if (!p)
         return -ESRCH_LINUX;
     uint32_t d[6]; /* struct __user_cap_data_struct per word: effective, permitted, inheritable */
     for (unsigned w = 0; w < words; w++) {
-        d[3 * w] = (uint32_t)(t->cap_effective >> (32 * w));
-        d[3 * w + 1] = (uint32_t)(t->cap_permitted >> (32 * w));
-        d[3 * w + 2] = (uint32_t)(t->cap_inheritable >> (32 * w));
+        d[3 * w] = (uint32_t)(p->cap_effective >> (32 * w));
+        d[3 * w + 1] = (uint32_t)(p->cap_permitted >> (32 * w));
+        d[3 * w + 2] = (uint32_t)(p->cap_inheritable >> (32 * w));
     }
     return mm_write(t->mm, udata, d, 12 * words) ? 0 : -EFAULT_LINUX;
 }
@@ -547,7 +479,7 @@ SYS(capset)
     int32_t pid;
     if (!mm_read(t->mm, uhdr + 4, &pid, 4))
         return -EFAULT_LINUX;
-    if (pid && pid != (int32_t)getpid())
+    if (pid && pid != t->tid)
         return -EPERM_LINUX;
     uint32_t d[6] = { 0 };
     if (!mm_read(t->mm, udata, d, 12 * words))

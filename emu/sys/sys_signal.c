@@ -310,31 +310,100 @@ SYS(rt_sigtimedwait)
 
 /* ---- sending ---- */
 
-static int64_t send_self(struct task *t, int64_t sig, int code, bool shared)
+/* prepare_kill_siginfo() */
+static struct ksiginfo kill_info(struct task *t, int64_t sig, int code, bool shared)
 {
-    if (sig == 0)
+    return (struct ksiginfo){ .signo = (int)sig, .code = code, .pid = t->group->tgid,
+                              .uid = (uint32_t)getuid(), .shared = shared, .from_guest = true };
+}
+
+/* group_send_sig_info(): to the process of `p`, which takes it first if
+ * it can. */
+static int64_t send_to_process(struct task *p, int64_t sig, const struct ksiginfo *info)
+{
+    if (sig < 0 || sig > NSIG_LINUX_ALL)
+        return -EINVAL_LINUX;
+    if (sig == 0 || p->group->exiting)
         return 0;
-    struct ksiginfo info = { .signo = (int)sig, .code = code, .pid = (int32_t)getpid(),
-                             .uid = (uint32_t)getuid(), .shared = shared };
-    signal_send(t, &info, NULL);
+    /* A zombie leader's process still takes signals, through its live
+     * threads; a process all zombie takes nothing, and says so with
+     * success. */
+    if (p->exited) {
+        struct task *live = NULL;
+        for (GList *l = p->group->threads.head; l && !live; l = l->next)
+            if (!((struct task *)l->data)->exited)
+                live = l->data;
+        if (!live)
+            return 0;
+        p = live;
+    }
+    struct ksiginfo copy = *info;
+    copy.shared = true;
+    signal_send(p, &copy, NULL);
     return 0;
+}
+
+/* __kill_pgrp_info() over the processes of the guest (all in seccomp-emu's
+ * process group), or kill(-1)'s "everyone but us". */
+static int64_t kill_many(struct task *t, int64_t sig, bool others_only)
+{
+    unsigned n;
+    g_autofree struct task **all = task_all(&n);
+    bool any = false;
+    int64_t ret = -ESRCH_LINUX;
+    for (unsigned i = 0; i < n; i++) {
+        struct task *p = all[i];
+        if (p->group->leader != p || p->group->zombie)
+            continue;
+        if (others_only && p->group == t->group)
+            continue;
+        struct ksiginfo info = kill_info(t, sig, SI_USER_LINUX, true);
+        int64_t r = send_to_process(p, sig, &info);
+        if (!any || r == 0)
+            ret = r;
+        any = true;
+    }
+    return ret;
 }
 
 SYS(kill)
 {
     int32_t pid = (int32_t)a[0];
     int64_t sig = (int32_t)a[1];
+    if (pid > 0) {
+        /* kill_proc_info(): any task of the process names it. */
+        struct task *p = task_lookup(pid);
+        if (!p)
+            return -ESRCH_LINUX;
+        struct ksiginfo info = kill_info(t, sig, SI_USER_LINUX, true);
+        return send_to_process(p, sig, &info);
+    }
     /* INT_MIN has no process group to negate into; Linux's
      * kill_something_info answers ESRCH before looking. */
     if (pid == INT32_MIN)
         return -ESRCH_LINUX;
-    bool self = pid == (int32_t)getpid() || pid == 0 || (pid < -1 && -pid == (int32_t)getpgrp());
-    /* pid -1 means everyone but init and the caller: nobody, for the guest. */
-    if (!self)
+    if (pid == -1)
+        return kill_many(t, sig, true);
+    if (pid != 0 && -pid != (int32_t)getpgrp())
+        return -ESRCH_LINUX;
+    return kill_many(t, sig, false);
+}
+
+/* do_send_specific(): one thread, of process tgid if tgid > 0. */
+static int64_t send_specific(struct task *t, int32_t tgid, int32_t tid, int64_t sig,
+                             struct ksiginfo *info)
+{
+    struct task *p = task_lookup(tid);
+    if (!p || (tgid > 0 && p->group->tgid != tgid))
         return -ESRCH_LINUX;
     if (sig < 0 || sig > NSIG_LINUX_ALL)
         return -EINVAL_LINUX;
-    return send_self(t, sig, SI_USER_LINUX, true);
+    (void)t;
+    if (sig == 0 || p->exited || p->group->exiting)
+        return 0;
+    info->shared = false;
+    signal_send(p, info, NULL);
+    return 0;
 }
 
 SYS(tkill)
@@ -343,11 +412,8 @@ SYS(tkill)
     int64_t sig = (int32_t)a[1];
     if (tid <= 0)
         return -EINVAL_LINUX;
-    if (tid != (int32_t)getpid())
-        return -ESRCH_LINUX;
-    if (sig < 0 || sig > NSIG_LINUX_ALL)
-        return -EINVAL_LINUX;
-    return send_self(t, sig, SI_TKILL_LINUX, false);
+    struct ksiginfo info = kill_info(t, sig, SI_TKILL_LINUX, false);
+    return send_specific(t, 0, tid, sig, &info);
 }
 
 SYS(tgkill)
@@ -356,30 +422,29 @@ SYS(tgkill)
     int64_t sig = (int32_t)a[2];
     if (tid <= 0 || tgid <= 0)
         return -EINVAL_LINUX;
-    if (tid != (int32_t)getpid() || tgid != (int32_t)getpid())
-        return -ESRCH_LINUX;
-    if (sig < 0 || sig > NSIG_LINUX_ALL)
-        return -EINVAL_LINUX;
-    return send_self(t, sig, SI_TKILL_LINUX, false);
+    struct ksiginfo info = kill_info(t, sig, SI_TKILL_LINUX, false);
+    return send_specific(t, tgid, tid, sig, &info);
 }
 
 static int64_t queue_info(struct task *t, int32_t tgid, int32_t pid, int64_t sig, uint64_t uinfo)
 {
     /* rt_sigqueueinfo signals the process, rt_tgsigqueueinfo the thread */
-    struct ksiginfo info = { .signo = (int)sig, .raw_valid = true, .shared = tgid == 0 };
+    struct ksiginfo info = { .signo = (int)sig, .raw_valid = true, .shared = tgid == 0,
+                             .from_guest = true };
     if (!mm_read(t->mm, uptr(t, uinfo), info.raw, sizeof(info.raw)))
         return -EFAULT_LINUX;
     memcpy(&info.code, info.raw + 8, 4);
-    if ((tgid && tgid != (int32_t)getpid()) || pid != (int32_t)getpid())
-        return (info.code >= 0 || info.code == SI_TKILL_LINUX) ? -EPERM_LINUX : -ESRCH_LINUX;
-    if (sig < 0 || sig > NSIG_LINUX_ALL)
-        return -EINVAL_LINUX;
-    if (sig == 0)
-        return 0;
+    /* Not allowed to pose as the kernel or as kill(), except to itself. */
+    if ((info.code >= 0 || info.code == SI_TKILL_LINUX) && t->tid != pid)
+        return -EPERM_LINUX;
     memcpy(&info.pid, info.raw + (compat(t) ? 12 : 16), 4);
     memcpy(&info.uid, info.raw + (compat(t) ? 16 : 20), 4);
-    signal_send(t, &info, NULL);
-    return 0;
+    if (tgid)
+        return send_specific(t, tgid, pid, sig, &info);
+    struct task *p = task_lookup(pid);
+    if (!p)
+        return -ESRCH_LINUX;
+    return send_to_process(p, sig, &info);
 }
 
 SYS(rt_sigqueueinfo) { return queue_info(t, 0, (int32_t)a[0], (int32_t)a[1], a[2]); }

@@ -35,6 +35,8 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
         k->ino = ino;
         k->nlink = 1;
         k->blksize = 4096;
+        k->uid = getuid();
+        k->gid = getgid();
         return 0;
     }
     if (g->kind != GFD_HOST) {

@@ -4,10 +4,11 @@
 
 #include "abi/linux.h"
 #include "emu/kernel/async.h"
+#include "emu/kernel/sched.h"
 #include "emu/sys/sys.h"
 #include "emu/sys/timekeeping.h"
 
-int guest_clock_gettime(int clk, int64_t *sec, int64_t *nsec)
+int guest_clock_gettime(struct task *t, int clk, int64_t *sec, int64_t *nsec)
 {
     clockid_t host;
     switch (clk) {
@@ -23,10 +24,14 @@ int guest_clock_gettime(int clk, int64_t *sec, int64_t *nsec)
         host = CLOCK_MONOTONIC;
         break;
     case CLOCK_PROCESS_CPUTIME_ID_LINUX:
-    case CLOCK_THREAD_CPUTIME_ID_LINUX:
-        /* The guest's CPU time is the emulator's: it runs on this thread. */
-        host = CLOCK_PROCESS_CPUTIME_ID;
-        break;
+    case CLOCK_THREAD_CPUTIME_ID_LINUX: {
+        /* The CPU time the scheduler charged the process or the task. */
+        int64_t ns = clk == CLOCK_THREAD_CPUTIME_ID_LINUX ? sched_task_cputime(t)
+                                                          : sched_group_cputime(t->group);
+        *sec = ns / 1000000000;
+        *nsec = ns % 1000000000;
+        return 0;
+    }
     default:
         return -EINVAL_LINUX;
     }
@@ -38,10 +43,10 @@ int guest_clock_gettime(int clk, int64_t *sec, int64_t *nsec)
     return 0;
 }
 
-int guest_clock_getres(int clk, int64_t *nsec)
+int guest_clock_getres(struct task *t, int clk, int64_t *nsec)
 {
     int64_t s, n;
-    int r = guest_clock_gettime(clk, &s, &n);
+    int r = guest_clock_gettime(t, clk, &s, &n);
     if (r < 0)
         return r;
     /* Coarse clocks tick at HZ (250 on Debian kernels), the rest are hrtimers. */
@@ -78,7 +83,7 @@ bool guest_get_timespec(struct task *t, uint64_t addr, bool wide, int64_t *sec, 
 static int64_t clock_get(struct task *t, const uint64_t a[6], bool wide)
 {
     int64_t s, n;
-    int r = guest_clock_gettime((int)a[0], &s, &n);
+    int r = guest_clock_gettime(t, (int)a[0], &s, &n);
     if (r < 0)
         return r;
     return guest_put_timespec(t, uarg(t, a[1]), s, n, wide) ? 0 : -EFAULT_LINUX;
@@ -90,7 +95,7 @@ SYS(clock_gettime64) { return clock_get(t, a, true); }
 static int64_t clock_res(struct task *t, const uint64_t a[6], bool wide)
 {
     int64_t n;
-    int r = guest_clock_getres((int)a[0], &n);
+    int r = guest_clock_getres(t, (int)a[0], &n);
     if (r < 0)
         return r;
     if (!a[1])
@@ -104,7 +109,7 @@ SYS(clock_getres64) { return clock_res(t, a, true); }
 SYS(gettimeofday)
 {
     int64_t s, n;
-    guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &n);
+    guest_clock_gettime(t, CLOCK_REALTIME_LINUX, &s, &n);
     bool wide = !in_compat_syscall(t);
     if (a[0] && !guest_put_timespec(t, uarg(t, a[0]), s, n / 1000, wide))
         return -EFAULT_LINUX;
@@ -119,7 +124,7 @@ SYS(gettimeofday)
 SYS(time)
 {
     int64_t s, n;
-    guest_clock_gettime(CLOCK_REALTIME_LINUX, &s, &n);
+    guest_clock_gettime(t, CLOCK_REALTIME_LINUX, &s, &n);
     if (a[0]) {
         bool ok = !in_compat_syscall(t) ? mm_write(t->mm, a[0], &s, 8)
                                           : mm_write(t->mm, (uint32_t)a[0], &(int32_t){ (int32_t)s }, 4);
@@ -160,7 +165,7 @@ SYS(clock_nanosleep)
 {
     int clk = (int)a[0];
     int64_t s, n;
-    int r = guest_clock_gettime(clk, &s, &n);
+    int r = guest_clock_gettime(t, clk, &s, &n);
     if (r < 0 || clk == CLOCK_THREAD_CPUTIME_ID_LINUX)
         return -EINVAL_LINUX;
     bool wide = !in_compat_syscall(t);

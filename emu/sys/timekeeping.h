@@ -7,8 +7,8 @@
 
 #include "emu/kernel/task.h"
 
-int guest_clock_gettime(int clk, int64_t *sec, int64_t *nsec);
-int guest_clock_getres(int clk, int64_t *nsec);
+int guest_clock_gettime(struct task *t, int clk, int64_t *sec, int64_t *nsec);
+int guest_clock_getres(struct task *t, int clk, int64_t *nsec);
 
 /* A struct timespec or timeval (two words) in guest memory: 64-bit words
  * (`wide`: x86_64, and i386's *_time64 calls) or 32-bit ones.  False:

@@ -1,0 +1,496 @@
+#include "emu/kernel/sched.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "abi/linux.h"
+#include "emu/engine/cpu.h"
+#include "emu/kernel/task.h"
+#include "emu/parse.h"
+
+#define NS 1000000000ll
+#define SLICE_DEFAULT_NS (10 * 1000000ll)
+/* A host thread runs Unicorn's translator and the emulated kernel: it
+ * needs a real stack, not the 8 MiB a default thread reserves. */
+#define TASK_STACK_SIZE (1024 * 1024)
+/* The host signal that interrupts a task's poll() or blocking host call
+ * (emu/kernel/async.c installs its handler, which does nothing). */
+#define WAKE_SIGNAL SIGURG
+
+static struct {
+    GMutex lock;
+    struct task *running; /* holds the CPU; NULL: idle */
+    GQueue runq;          /* struct task *, waiting for the CPU */
+    GQueue sleepers;      /* struct task *, in sched_sleep() */
+    int64_t turn_start;   /* monotonic, when `running` got the CPU */
+    int64_t turn_cpu;     /* process CPU time then */
+    uint64_t turn_left;   /* SCHED_POLICY_RR: instructions left in this turn */
+    bool need_resched;
+    uint64_t switches;
+    struct sched_config cfg;
+} sched_state = { .cfg = { SCHED_POLICY_SLICE, SLICE_DEFAULT_NS, 0 } };
+
+static char *opt_sched;
+
+static gboolean parse_sched(const char *name, const char *value, gpointer data, GError **error)
+{
+    (void)name, (void)data;
+    g_auto(GStrv) parts = g_strsplit(value, ":", 2);
+    err_t e = OK;
+    if (!strcmp(parts[0], "slice")) {
+        sched_state.cfg.policy = SCHED_POLICY_SLICE;
+        uint64_t ms = 10;
+        if (parts[1] && !(e = parse_number("sched", parts[1], false, &ms)) &&
+            (ms == 0 || ms > 1000))
+            e = err_new("--sched=slice:MS takes 1 to 1000 milliseconds");
+        sched_state.cfg.slice_ns = (int64_t)ms * 1000000;
+    } else if (!strcmp(parts[0], "rr")) {
+        sched_state.cfg.policy = SCHED_POLICY_RR;
+        uint64_t n = 0;
+        if (!parts[1])
+            e = err_new("--sched=rr:N needs N, the guest instructions of a turn");
+        else if (!(e = parse_number("sched", parts[1], true, &n)) && n == 0)
+            e = err_new("--sched=rr:N: N must be positive");
+        sched_state.cfg.rr_insns = n;
+    } else
+        e = err_new("--sched must be slice[:MS] or rr:N, not '%s'", value);
+    if (!e) {
+        opt_sched = g_strdup(value);
+        return TRUE;
+    }
+    g_set_error_literal(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, e);
+    err_free(e);
+    return FALSE;
+}
+
+static const GOptionEntry entries[] = {
+    { "sched", 0, 0, G_OPTION_ARG_CALLBACK, (void *)parse_sched,
+      "How guest tasks share the CPU: slice[:MS] (preempted after MS milliseconds, default "
+      "10) or rr:N (each runs N guest instructions in turn: one reproducible interleaving)",
+      "POLICY" },
+    { NULL },
+};
+
+GOptionGroup *sched_option_group(void)
+{
+    GOptionGroup *g = g_option_group_new("sched", "Scheduling of guest threads and processes:",
+                                         "Show the scheduling options", NULL, NULL);
+    g_option_group_add_entries(g, entries);
+    return g;
+}
+
+const struct sched_config *sched_config(void) { return &sched_state.cfg; }
+
+static int64_t mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * NS + ts.tv_nsec;
+}
+
+static int64_t process_cputime(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return ts.tv_sec * NS + ts.tv_nsec;
+}
+
+void sched_lock(void) { g_mutex_lock(&sched_state.lock); }
+void sched_unlock(void) { g_mutex_unlock(&sched_state.lock); }
+
+/* ---- handing the CPU over (the lock held) ---- */
+
+static void enqueue(struct task *t)
+{
+    if (t->se.on_runq || sched_state.running == t)
+        return;
+    t->se.on_runq = true;
+    g_queue_push_tail(&sched_state.runq, t);
+}
+
+/* The CPU time since the turn began goes to the task that had the CPU
+ * and its process (only it ran guest code meanwhile). */
+static void charge(struct task *t)
+{
+    int64_t now = process_cputime(), used = now - sched_state.turn_cpu;
+    sched_state.turn_cpu = now;
+    if (!t || used <= 0)
+        return;
+    t->cputime_ns += used;
+    if (t->group)
+        t->group->cputime_ns += used;
+}
+
+/* The CPU goes to the head of the run queue, or idles. */
+static void dispatch(void)
+{
+    struct task *next = g_queue_pop_head(&sched_state.runq);
+    sched_state.running = next;
+    sched_state.need_resched = false;
+    if (!next)
+        return;
+    next->se.on_runq = false;
+    sched_state.turn_start = mono_now();
+    sched_state.turn_left = sched_state.cfg.rr_insns;
+    g_cond_signal(&next->se.cond);
+}
+
+/* Wait for the CPU; the caller is queued or about to be given it. */
+static void wait_turn(struct task *t)
+{
+    if (sched_state.running != t)
+        enqueue(t);
+    if (!sched_state.running) {
+        sched_state.turn_cpu = process_cputime(); /* the CPU was idle */
+        dispatch();
+    }
+    while (sched_state.running != t)
+        g_cond_wait(&t->se.cond, &sched_state.lock);
+}
+
+/* Load the task's registers into its engine if another task's are there
+ * (the CPU held). */
+static void switch_to(struct task *t)
+{
+    struct cpu *c = t->cpu;
+    if (!c || c->current == t)
+        return;
+    struct task *prev = c->current;
+    if (prev) {
+        /* The engine's state is plain data: a failure here could only be
+         * out of memory, which glib's allocator does not return. */
+        if (!prev->se.regs && uc_context_alloc(c->uc, &prev->se.regs) != UC_ERR_OK)
+            g_error("seccomp-emu: cannot save a task's registers");
+        (void)uc_context_save(c->uc, prev->se.regs);
+    }
+    if (t->se.regs)
+        (void)uc_context_restore(c->uc, t->se.regs);
+    c->current = t;
+    cpu_load_tls(c, GDT_ENTRY_TLS_MIN_LINUX, GDT_ENTRY_TLS_ENTRIES_LINUX, t->tls);
+    cpu_reload_tls_segments(c);
+    sched_state.switches++;
+}
+
+/* ---- tasks ---- */
+
+static unsigned host_cpus = 1;
+
+unsigned sched_host_cpus(void) { return host_cpus; }
+
+void sched_init(struct task *first)
+{
+    /* Read now: glibc asks /sys, which the self-sandbox later refuses. */
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    host_cpus = n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+    g_mutex_init(&sched_state.lock);
+    g_queue_init(&sched_state.runq);
+    g_queue_init(&sched_state.sleepers);
+    g_cond_init(&first->se.cond);
+    first->se.thread = pthread_self();
+    first->se.has_thread = true;
+    sched_state.running = first;
+    sched_state.turn_start = mono_now();
+    sched_state.turn_cpu = process_cputime();
+    sched_state.turn_left = sched_state.cfg.rr_insns;
+}
+
+static void *task_thread(void *arg)
+{
+    struct task *t = arg;
+    /* Host signals are the main thread's (async.c); the one that
+     * interrupts a blocked call is every task thread's. */
+    sigset_t all;
+    sigfillset(&all);
+    sigdelset(&all, WAKE_SIGNAL);
+    pthread_sigmask(SIG_SETMASK, &all, NULL);
+    sched_lock();
+    wait_turn(t);
+    sched_unlock();
+    switch_to(t);
+    t->se.body(t);
+    return NULL;
+}
+
+int sched_spawn(struct task *t, void (*body)(struct task *t))
+{
+    g_cond_init(&t->se.cond);
+    t->se.body = body;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, TASK_STACK_SIZE);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    sched_lock();
+    /* Queued before the thread exists: the order of the run queue is the
+     * order of the clones, whatever the host does first. */
+    enqueue(t);
+    int r = pthread_create(&t->se.thread, &attr, task_thread, t);
+    if (r == 0)
+        t->se.has_thread = true;
+    else {
+        g_queue_remove(&sched_state.runq, t);
+        t->se.on_runq = false;
+    }
+    sched_unlock();
+    pthread_attr_destroy(&attr);
+    return r == 0 ? 0 : -EAGAIN_LINUX;
+}
+
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) || defined(__OpenBSD__)
+#define HAVE_PPOLL 1
+#endif
+
+/* Poll the task's host descriptors without the CPU until one is ready, the
+ * deadline passes or a wake-up interrupts it. */
+static void poll_host(struct task *t, int64_t deadline_ns, struct pollfd *fds, int nfds)
+{
+#ifdef HAVE_PPOLL
+    /* The wake signal is blocked from before the check of `woken` (under
+     * the lock) until ppoll() unblocks it atomically: none is lost. */
+    sigset_t block, during;
+    sigemptyset(&block);
+    sigaddset(&block, WAKE_SIGNAL);
+    pthread_sigmask(SIG_BLOCK, &block, &during);
+    sigdelset(&during, WAKE_SIGNAL);
+    sched_lock();
+    bool go = !t->se.woken;
+    t->se.polling = go;
+    sched_unlock();
+    if (go) {
+        struct timespec ts, *tsp = NULL;
+        if (deadline_ns >= 0) {
+            int64_t rest = MAX(deadline_ns - mono_now(), 0);
+            ts.tv_sec = rest / NS;
+            ts.tv_nsec = rest % NS;
+            tsp = &ts;
+        }
+        (void)ppoll(fds, (nfds_t)nfds, tsp, &during);
+    }
+    sched_lock();
+    t->se.polling = false;
+    sched_unlock();
+    pthread_sigmask(SIG_UNBLOCK, &block, NULL);
+#else
+    /* No atomic unblock-and-wait (macOS): a wake-up that lands between the
+     * check and poll() is seen at the next 10 ms round at the latest. */
+    for (;;) {
+        sched_lock();
+        bool woken = t->se.woken;
+        t->se.polling = !woken;
+        sched_unlock();
+        if (woken)
+            break;
+        int ms = 10;
+        if (deadline_ns >= 0) {
+            int64_t rest = deadline_ns - mono_now();
+            if (rest <= 0)
+                break;
+            ms = (int)MIN(ms, (rest + 999999) / 1000000);
+        }
+        int n = poll(fds, (nfds_t)nfds, ms);
+        if (n != 0)
+            break;
+    }
+    sched_lock();
+    t->se.polling = false;
+    sched_unlock();
+#endif
+}
+
+void sched_prepare(struct task *t)
+{
+    sched_lock();
+    t->se.woken = false;
+    sched_unlock();
+}
+
+void sched_sleep(struct task *t, int64_t deadline_ns, void *pollfds, int nfds)
+{
+    sched_lock();
+    if (t->se.woken) {
+        t->se.woken = false;
+        sched_unlock();
+        return;
+    }
+    t->se.sleeping = true;
+    g_queue_push_tail(&sched_state.sleepers, t);
+    charge(t);
+    sched_state.running = NULL;
+    dispatch();
+    if (nfds > 0) {
+        sched_unlock();
+        poll_host(t, deadline_ns, pollfds, nfds);
+        sched_lock();
+    } else {
+        while (!t->se.woken) {
+            if (deadline_ns < 0) {
+                g_cond_wait(&t->se.cond, &sched_state.lock);
+                continue;
+            }
+            int64_t rest = deadline_ns - mono_now();
+            if (rest <= 0)
+                break;
+            /* g_cond_wait_until is on g_get_monotonic_time()'s clock (us),
+             * CLOCK_MONOTONIC everywhere GLib runs. */
+            gint64 until = g_get_monotonic_time() + (rest + 999) / 1000;
+            (void)g_cond_wait_until(&t->se.cond, &sched_state.lock, until);
+        }
+    }
+    t->se.sleeping = false;
+    g_queue_remove(&sched_state.sleepers, t);
+    t->se.woken = false;
+    wait_turn(t);
+    sched_unlock();
+    switch_to(t);
+}
+
+static void wake_locked(struct task *t)
+{
+    t->se.woken = true;
+    if (t->se.sleeping) {
+        enqueue(t);
+        if (!sched_state.running) {
+            sched_state.turn_cpu = process_cputime(); /* the CPU was idle */
+            dispatch();
+        } else
+            g_cond_signal(&t->se.cond);
+        if (t->se.polling && t->se.has_thread)
+            pthread_kill(t->se.thread, WAKE_SIGNAL);
+    }
+}
+
+void sched_wake(struct task *t)
+{
+    sched_lock();
+    wake_locked(t);
+    sched_unlock();
+}
+
+void sched_yield_cpu(struct task *t)
+{
+    sched_lock();
+    if (g_queue_is_empty(&sched_state.runq)) {
+        /* Nobody waits: a new turn, on the spot. */
+        sched_state.need_resched = false;
+        sched_state.turn_start = mono_now();
+        sched_state.turn_left = sched_state.cfg.rr_insns;
+        sched_unlock();
+        return;
+    }
+    charge(t);
+    sched_state.running = NULL;
+    enqueue(t);
+    dispatch();
+    wait_turn(t);
+    sched_unlock();
+    switch_to(t);
+}
+
+void sched_preempt_soon(void)
+{
+    sched_lock();
+    if (!g_queue_is_empty(&sched_state.runq))
+        sched_state.need_resched = true;
+    sched_unlock();
+}
+
+void sched_exit(struct task *t)
+{
+    sched_lock();
+    if (t->cpu && t->cpu->current == t)
+        t->cpu->current = NULL;
+    if (sched_state.running == t) {
+        charge(t);
+        sched_state.running = NULL;
+        dispatch();
+    }
+    sched_unlock();
+}
+
+void sched_kick(void)
+{
+    sched_lock();
+    struct task *t = sched_state.running;
+    if (t && t->cpu && t->cpu->uc)
+        (void)uc_ctl_stop_async(t->cpu->uc);
+    else if (!t && !g_queue_is_empty(&sched_state.sleepers))
+        wake_locked(g_queue_peek_head(&sched_state.sleepers));
+    sched_unlock();
+}
+
+bool sched_need_resched(void)
+{
+    return sched_state.need_resched;
+}
+
+struct task *sched_current(void) { return sched_state.running; }
+
+int sched_tick(void)
+{
+    int wait = 1000;
+    sched_lock();
+    struct task *t = sched_state.running;
+    if (t && sched_state.cfg.policy == SCHED_POLICY_SLICE && !g_queue_is_empty(&sched_state.runq)) {
+        int64_t used = mono_now() - sched_state.turn_start;
+        if (used >= sched_state.cfg.slice_ns) {
+            sched_state.need_resched = true;
+            /* Repeated each millisecond until the holder yields: a stop
+             * that lands between two engine runs is lost. */
+            if (t->cpu && t->cpu->uc)
+                (void)uc_ctl_stop_async(t->cpu->uc);
+            wait = 1;
+        } else
+            wait = (int)MAX(1, (sched_state.cfg.slice_ns - used + 999999) / 1000000);
+    }
+    sched_unlock();
+    return wait;
+}
+
+uint64_t sched_turn_left(void)
+{
+    return sched_state.cfg.policy == SCHED_POLICY_RR ? sched_state.turn_left : UINT64_MAX;
+}
+
+void sched_account_insns(uint64_t n)
+{
+    if (sched_state.cfg.policy != SCHED_POLICY_RR)
+        return;
+    sched_state.turn_left = n >= sched_state.turn_left ? 0 : sched_state.turn_left - n;
+    if (sched_state.turn_left == 0)
+        sched_state.need_resched = true;
+}
+
+void sched_end_turn(void)
+{
+    if (sched_state.cfg.policy != SCHED_POLICY_RR)
+        return;
+    sched_state.turn_left = 0;
+    sched_state.need_resched = true;
+}
+
+uint64_t sched_switches(void) { return sched_state.switches; }
+
+int64_t sched_group_cputime(struct thread_group *g)
+{
+    sched_lock();
+    int64_t n = g->cputime_ns;
+    struct task *r = sched_state.running;
+    if (r && r->group == g)
+        n += process_cputime() - sched_state.turn_cpu;
+    sched_unlock();
+    return n;
+}
+
+int64_t sched_task_cputime(struct task *t)
+{
+    sched_lock();
+    int64_t n = t->cputime_ns;
+    if (sched_state.running == t)
+        n += process_cputime() - sched_state.turn_cpu;
+    sched_unlock();
+    return n;
+}
