@@ -32,35 +32,50 @@ static int32_t pid_at(const char **p)
     return v <= INT32_MAX ? (int32_t)v : 0;
 }
 
-struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf)
+/* The task a /proc path's directory part names for t (/proc/self,
+ * /proc/thread-self, /proc/<tid>, any of them followed by /task/<tid>),
+ * with *rest at what follows it; NULL if none. */
+static struct task *proc_dir_task(struct task *t, const char *path, const char **rest)
 {
     if (strncmp(path, "/proc/", 6))
         return NULL;
     const char *p = path + 6;
     struct task *dir;
-    if (!strncmp(p, "self/", 5)) {
+    if (!strncmp(p, "self", 4) && (p[4] == '/' || !p[4])) {
         dir = t->group->leader;
         p += 4;
-    } else if (!strncmp(p, "thread-self/", 12)) {
+    } else if (!strncmp(p, "thread-self", 11) && (p[11] == '/' || !p[11])) {
         dir = t;
         p += 11;
     } else {
         /* /proc/<tid> works for any thread, listed or not. */
         dir = task_lookup(pid_at(&p));
     }
-    if (!dir || *p != '/')
+    if (!dir || (*p && *p != '/'))
         return NULL;
-    p++;
-    if (!strncmp(p, "task/", 5)) {
+    if (!strncmp(p, "/task/", 6)) {
         /* /proc/<pid>/task/<tid>: a thread of that process. */
-        p += 5;
+        p += 6;
         struct task *th = task_lookup(pid_at(&p));
-        if (!th || th->group != dir->group || *p != '/')
+        if (!th || th->group != dir->group || (*p && *p != '/'))
             return NULL;
         dir = th;
-        p++;
     }
-    return strcmp(p, leaf) ? NULL : dir;
+    *rest = p;
+    return dir;
+}
+
+struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf)
+{
+    const char *rest;
+    struct task *dir = proc_dir_task(t, path, &rest);
+    return dir && rest[0] == '/' && !strcmp(rest + 1, leaf) ? dir : NULL;
+}
+
+bool vfile_proc_dir(struct task *t, const char *path)
+{
+    const char *rest;
+    return proc_dir_task(t, path, &rest) && (!*rest || !strcmp(rest, "/task"));
 }
 
 int vfile_lookup(struct task *t, const char *path, int32_t *tid)

@@ -8,6 +8,7 @@
 #ifndef EMU_KERNEL_VFILE_H
 #define EMU_KERNEL_VFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "emu/kernel/fdtable.h"
@@ -27,6 +28,8 @@ int vfile_lookup(struct task *t, const char *path, int32_t *tid);
 /* The task /proc/<spec>/<leaf> names for t (spec: self, thread-self, a
  * tid, or any of these followed by task/<tid>), or NULL. */
 struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf);
+/* Whether `path` is one of those /proc directories, or its task/. */
+bool vfile_proc_dir(struct task *t, const char *path);
 /* Open it with Linux open flags: a guest descriptor or a negative errno. */
 int64_t vfile_open(struct task *t, int id, int32_t tid, int flags);
 /* Fill the guest's buffer at buf with zeros or, `random`, the host's

@@ -468,7 +468,7 @@ static int64_t step_dir(struct walk *w, const char *name, char **target)
         return 0;
     }
     if (w->grant < 0) {
-        if (is_drawn_dir(next)) {
+        if (is_drawn_dir(next) || vfile_proc_dir(w->t, next)) {
             g_string_assign(w->path, next);
             return 0;
         }
@@ -532,7 +532,7 @@ static int64_t step_last(struct walk *w, const char *name, bool follow, struct n
         return 0;
     }
     if (w->grant < 0) {
-        if (is_drawn_dir(next)) {
+        if (is_drawn_dir(next) || vfile_proc_dir(w->t, next)) {
             g_string_assign(w->path, next);
             n->kind = NODE_DIR;
         } else {

@@ -196,26 +196,25 @@ SYS(setrlimit)
 #define RUSAGE_CHILDREN_LINUX (-1)
 #define RUSAGE_THREAD_LINUX 1
 
-/* getrusage(2).  The guest's usage is the emulator's own: its CPU time
- * (as its clocks report it), its peak memory, its page faults and context
- * switches.  There are no children yet (the multi-task kernel adds those
- * it has waited for); the fields Linux never fills stay zero. */
+/* getrusage(2).  CPU time is the emulated kernel's accounting
+ * (emu/kernel/sched.c: the host CPU time each task used while it held the
+ * CPU), reported as user time: the process's, the calling thread's, or
+ * that of the children it has waited for.  Peak memory, page faults and
+ * context switches are seccomp-emu's own; the fields Linux never fills
+ * stay zero. */
 SYS(getrusage)
 {
     int who = (int)a[0];
     if (who != RUSAGE_SELF_LINUX && who != RUSAGE_CHILDREN_LINUX && who != RUSAGE_THREAD_LINUX)
         return -EINVAL_LINUX;
     int64_t f[18] = { 0 }; /* utime s, us; stime s, us; then the 14 longs */
+    int64_t cpu = who == RUSAGE_SELF_LINUX     ? sched_group_cputime(t->group)
+                  : who == RUSAGE_THREAD_LINUX ? sched_task_cputime(t)
+                                               : t->group->children_cputime_ns;
+    f[0] = cpu / 1000000000, f[1] = cpu % 1000000000 / 1000;
     if (who != RUSAGE_CHILDREN_LINUX) {
         struct rusage ru;
-        int host_who = RUSAGE_SELF;
-#ifdef RUSAGE_THREAD
-        if (who == RUSAGE_THREAD_LINUX)
-            host_who = RUSAGE_THREAD; /* the guest's one thread runs on this one */
-#endif
-        if (getrusage(host_who, &ru) == 0) {
-            f[0] = ru.ru_utime.tv_sec, f[1] = ru.ru_utime.tv_usec;
-            f[2] = ru.ru_stime.tv_sec, f[3] = ru.ru_stime.tv_usec;
+        if (getrusage(RUSAGE_SELF, &ru) == 0) {
 #if defined(__APPLE__)
             f[4] = ru.ru_maxrss / 1024; /* bytes there, KiB in Linux */
 #else
@@ -243,7 +242,7 @@ SYS(getrusage)
 SYS(sysinfo)
 {
     int64_t sec = 0, nsec = 0;
-    guest_clock_gettime(CLOCK_BOOTTIME_LINUX, &sec, &nsec);
+    guest_clock_gettime(t, CLOCK_BOOTTIME_LINUX, &sec, &nsec);
     uint64_t total = 0;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0)
