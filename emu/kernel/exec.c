@@ -8,6 +8,7 @@
 #include "emu/engine/uctx.h"
 #include "emu/kernel/exit.h"
 #include "emu/kernel/fork.h"
+#include "emu/kernel/posix_timer.h"
 #include "emu/kernel/sched.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
@@ -191,6 +192,7 @@ int64_t exec_task(struct task *t, const char *filename, uint64_t uargv, uint64_t
     memset(t->tls, 0, sizeof(t->tls));
     t->sig.ss_sp = t->sig.ss_size = 0;
     t->sig.ss_flags = 0;
+    posix_timers_exit(t->group); /* begin_new_exec: exit_itimers */
     flush_handlers(t);
     if (t->fds->refs > 1) {
         struct fdtable *own = fdtable_copy(t->fds);

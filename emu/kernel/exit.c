@@ -7,6 +7,7 @@
 #include "abi/task_linux.h"
 #include "emu/kernel/async.h"
 #include "emu/kernel/futex.h"
+#include "emu/kernel/posix_timer.h"
 #include "emu/kernel/sched.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
@@ -91,6 +92,7 @@ static void group_end(struct thread_group *g)
 {
     g->zombie = true;
     async_group_gone(g);
+    posix_timers_exit(g);
     waitq_wake(&g->exited, -1);
     /* Orphans: no process of the guest can wait for them now (natively
      * they would go to init, outside the guest), so they are reaped by
@@ -130,9 +132,12 @@ static void reap(struct thread_group *g)
     }
     /* The threads still on the table are zombies: the leader (and any
      * thread whose own exit has not finished: none, as a group ends with
-     * its last thread's). */
+     * its last thread's).  The last one's release drops what may be the
+     * last other reference to g. */
+    thread_group_get(g);
     while (!g_queue_is_empty(&g->threads))
         task_release(g_queue_peek_head(&g->threads));
+    thread_group_put(g);
 }
 
 int exit_wait_initial(const char **reason)

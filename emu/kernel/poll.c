@@ -8,8 +8,10 @@
 #include <sys/sysmacros.h>
 #endif
 
+#include "abi/linux.h"
 #include "abi/poll_linux.h"
 #include "emu/kernel/async.h"
+#include "emu/kernel/wait.h"
 #include "emu/xlat.h"
 
 /* Everything a ->poll can answer, asked of the host at once. */
@@ -86,6 +88,7 @@ bool poll_gfd_can_poll(const struct gfd *g)
 void poll_wait_init(struct poll_wait *pw)
 {
     pw->host = g_array_new(FALSE, FALSE, sizeof(struct pollfd));
+    pw->queues = g_ptr_array_new();
 }
 
 void poll_wait_clear(struct poll_wait *pw)
@@ -93,6 +96,9 @@ void poll_wait_clear(struct poll_wait *pw)
     if (pw->host)
         g_array_free(pw->host, TRUE);
     pw->host = NULL;
+    if (pw->queues)
+        g_ptr_array_free(pw->queues, TRUE);
+    pw->queues = NULL;
 }
 
 void poll_wait_add_host(struct poll_wait *pw, int host, unsigned events)
@@ -116,10 +122,14 @@ void poll_wait_add(struct poll_wait *pw, const struct gfd *g, unsigned events)
     case GFD_HOST:
         poll_wait_add_host(pw, g->host, events);
         return;
-    case GFD_FILE:
+    case GFD_FILE: {
         if (g->file->ops->poll_host)
             g->file->ops->poll_host(g->file, pw, events);
+        struct waitq *q = g->file->ops->waitq ? g->file->ops->waitq(g->file) : NULL;
+        if (q && !g_ptr_array_find(pw->queues, q, NULL))
+            g_ptr_array_add(pw->queues, q);
         return;
+    }
     default:
         /* Always ready, or nothing but the caller could change it. */
         return;
@@ -135,13 +145,16 @@ int64_t poll_now(void)
 
 enum poll_block_result poll_block(struct task *t, struct poll_wait *pw, int64_t deadline)
 {
-    int64_t timeout = -1;
-    if (deadline >= 0) {
-        timeout = deadline - poll_now();
-        if (timeout <= 0)
-            return POLL_TIMED_OUT;
-    }
-    int r = async_wait_fds(t, (struct pollfd *)(void *)pw->host->data, (int)pw->host->len,
-                           timeout, NULL);
-    return r > 0 ? POLL_WOKEN : r == 0 ? POLL_TIMED_OUT : POLL_INTERRUPTED;
+    if (deadline >= 0 && deadline <= poll_now())
+        return POLL_TIMED_OUT;
+    int r = wait_event(t, &(struct wait_for){
+                              .more_queues = (struct waitq *const *)pw->queues->pdata,
+                              .nmore = (int)pw->queues->len,
+                              .return_on_wake = true,
+                              .pollfds = pw->host->len ? pw->host->data : NULL,
+                              .nfds = (int)pw->host->len,
+                              .deadline_ns = deadline,
+                              .clock = WAIT_MONOTONIC,
+                              .interruptible = true });
+    return r >= 0 ? POLL_WOKEN : r == -ETIMEDOUT_LINUX ? POLL_TIMED_OUT : POLL_INTERRUPTED;
 }

@@ -4,9 +4,8 @@
  *
  * A granted host descriptor answers through the host's poll() and is
  * waited on as a host descriptor.  An emulated file (struct file) answers
- * through its ops->poll and is waited on through its ops->waitq; until
- * emulated files have wait queues (the multi-task kernel's wait.h), only
- * the calling task can change them, so there is nothing to wait for. */
+ * through its ops->poll and is waited on through its ops->waitq, which
+ * whoever changes it (another guest task) wakes (emu/kernel/wait.h). */
 #ifndef EMU_KERNEL_POLL_H
 #define EMU_KERNEL_POLL_H
 
@@ -29,7 +28,8 @@ bool poll_gfd_can_poll(const struct gfd *g);
 
 /* What one blocking call waits on. */
 struct poll_wait {
-    GArray *host; /* struct pollfd, one per host descriptor */
+    GArray *host;     /* struct pollfd, one per host descriptor */
+    GPtrArray *queues; /* struct waitq *: the emulated files' (ops->waitq) */
 };
 
 void poll_wait_init(struct poll_wait *pw);

@@ -13,7 +13,8 @@
 
 struct ptimer {
     struct async_timer at; /* first: the timer thread hands this back */
-    struct task *t;        /* the process it signals */
+    struct task *t;        /* whom it signals: a thread (SIGEV_THREAD_ID) or the
+                              process through its creator; a reference */
     int32_t id;
     int clock;
     struct sigevent_k ev;
@@ -24,18 +25,18 @@ struct ptimer {
     int32_t overrun_last; /* it_overrun_last: the count of the last delivered signal */
 };
 
-/* The process's timers (signal_struct's posix timers; one process today). */
-static GHashTable *timers;
-static int32_t next_id;
-
-static struct ptimer *find(int32_t id)
+/* The process's timers are its signal_struct's (thread_group's). */
+static struct ptimer *find(struct task *t, int32_t id)
 {
+    GHashTable *timers = t->group->posix_timers;
     return timers ? g_hash_table_lookup(timers, GINT_TO_POINTER(id)) : NULL;
 }
 
-static bool is_self_pid(int32_t pid)
+/* A live thread of t's process with this tid (0: t itself). */
+static struct task *own_thread(struct task *t, int32_t tid)
 {
-    return pid == 0 || pid == (int32_t)getpid();
+    struct task *o = tid ? task_lookup(tid) : t;
+    return o && o->group == t->group && !o->exited ? o : NULL;
 }
 
 /* clockid_to_kclock(): 0 when the clock has timers, or why not.  What
@@ -74,14 +75,14 @@ static int64_t timer_clock(int clock, enum async_clock *out)
 }
 
 /* The clock's timer_create(), once the id is handed out. */
-static int64_t create_error(int clock)
+static int64_t create_error(struct task *t, int clock)
 {
     if (clock < 0) {
         /* posix_cpu_timer_create(): a valid CPU clock of this process or
          * of one of its threads (the only ones there are) */
         if ((clock & CPUCLOCK_WHICH_MASK_LINUX) >= CPUCLOCK_MAX_LINUX)
             return -EINVAL_LINUX;
-        return is_self_pid(~(clock >> 3)) ? 0 : -EINVAL_LINUX;
+        return own_thread(t, ~(clock >> 3)) ? 0 : -EINVAL_LINUX;
     }
     if (clock == CLOCK_REALTIME_ALARM_LINUX || clock == CLOCK_BOOTTIME_ALARM_LINUX)
         return -EOPNOTSUPP_LINUX; /* alarm timers need an RTC: the machine has none */
@@ -93,8 +94,8 @@ static bool good_sigevent(struct task *t, const struct sigevent_k *ev)
 {
     switch (ev->notify) {
     case SIGEV_SIGNAL_LINUX | SIGEV_THREAD_ID_LINUX:
-        /* a thread of this process: the only one there is */
-        if (ev->tid != (int32_t)getpid())
+        /* a live thread of this process */
+        if (!own_thread(t, ev->tid))
             return false;
         /* fall through */
     case SIGEV_SIGNAL_LINUX:
@@ -111,6 +112,16 @@ static bool good_sigevent(struct task *t, const struct sigevent_k *ev)
 static void expired(struct async_timer *at, uint64_t count)
 {
     struct ptimer *p = (struct ptimer *)at;
+    struct task *to = p->t;
+    if (to->exited && !(p->ev.notify & SIGEV_THREAD_ID_LINUX)) {
+        /* to the process: any of its threads still alive */
+        to = NULL;
+        for (GList *l = p->t->group->threads.head; l && !to; l = l->next)
+            if (!((struct task *)l->data)->exited)
+                to = l->data;
+    }
+    if (!to || to->exited)
+        return; /* nobody left to take it */
     struct ksiginfo info = {
         .signo = p->ev.signo,
         .code = SI_TIMER_LINUX,
@@ -119,7 +130,7 @@ static void expired(struct async_timer *at, uint64_t count)
         .shared = !(p->ev.notify & SIGEV_THREAD_ID_LINUX),
         .overrun_last = &p->overrun_last,
     };
-    signal_send_timer(p->t, &info, count > UINT32_MAX ? UINT32_MAX : (uint32_t)(count - 1));
+    signal_send_timer(to, &info, count > UINT32_MAX ? UINT32_MAX : (uint32_t)(count - 1));
 }
 
 static void destroy(struct ptimer *p)
@@ -128,6 +139,7 @@ static void destroy(struct ptimer *p)
     /* A signal of its still queued is delivered all the same (6.12's
      * sigqueue_free; later kernels drop it). */
     signal_timer_forget(p->t, &p->overrun_last);
+    task_put(p->t);
     g_free(p);
 }
 
@@ -137,18 +149,20 @@ int64_t posix_timer_create(struct task *t, int clock, const struct sigevent_k *e
     int64_t r = timer_clock(clock, &ac);
     if (r < 0)
         return r;
-    if (!timers)
-        timers = g_hash_table_new(NULL, NULL);
+    struct thread_group *g = t->group;
+    if (!g->posix_timers)
+        g->posix_timers = g_hash_table_new(NULL, NULL);
+    GHashTable *timers = g->posix_timers;
     /* alloc_posix_timer(): each timer holds a preallocated signal, charged
      * against RLIMIT_SIGPENDING. */
     if ((uint64_t)g_hash_table_size(timers) >= t->group->rlim[RLIMIT_SIGPENDING_LINUX].cur)
         return -EAGAIN_LINUX;
     /* posix_timer_add(): the next free id, counting on from the last one
      * handed out, failed creations included. */
-    int32_t id = next_id;
-    while (find(id))
+    int32_t id = g->posix_timer_next;
+    while (find(t, id))
         id = (id + 1) & INT32_MAX;
-    next_id = (id + 1) & INT32_MAX;
+    g->posix_timer_next = (id + 1) & INT32_MAX;
     struct sigevent_k dflt = { .value = (uint32_t)id, .signo = SIGALRM_LINUX,
                                .notify = SIGEV_SIGNAL_LINUX };
     if (!ev)
@@ -157,12 +171,13 @@ int64_t posix_timer_create(struct task *t, int clock, const struct sigevent_k *e
         return -EINVAL_LINUX;
     if (!mm_write(t->mm, uid, &id, sizeof(id)))
         return -EFAULT_LINUX;
-    if ((r = create_error(clock)) < 0)
+    if ((r = create_error(t, clock)) < 0)
         return r;
     struct ptimer *p = g_new0(struct ptimer, 1);
     p->at.clock = ac;
     p->at.expired = expired;
-    p->t = t;
+    p->t = task_get(ev->notify == (SIGEV_SIGNAL_LINUX | SIGEV_THREAD_ID_LINUX)
+                        ? own_thread(t, ev->tid) : t);
     p->id = id;
     p->clock = clock;
     p->ev = *ev;
@@ -202,8 +217,7 @@ static void get_setting(struct ptimer *p, struct itimerspec_k *cur)
 
 int64_t posix_timer_gettime(struct task *t, int32_t id, struct itimerspec_k *cur)
 {
-    (void)t;
-    struct ptimer *p = find(id);
+    struct ptimer *p = find(t, id);
     if (!p)
         return -EINVAL_LINUX;
     get_setting(p, cur);
@@ -213,8 +227,7 @@ int64_t posix_timer_gettime(struct task *t, int32_t id, struct itimerspec_k *cur
 int64_t posix_timer_settime(struct task *t, int32_t id, int flags, const struct itimerspec_k *new_,
                             struct itimerspec_k *old)
 {
-    (void)t;
-    struct ptimer *p = find(id);
+    struct ptimer *p = find(t, id);
     if (!p)
         return -EINVAL_LINUX;
     if (old)
@@ -241,18 +254,30 @@ int64_t posix_timer_settime(struct task *t, int32_t id, int flags, const struct 
 
 int64_t posix_timer_getoverrun(struct task *t, int32_t id)
 {
-    (void)t;
-    struct ptimer *p = find(id);
+    struct ptimer *p = find(t, id);
     return p ? p->overrun_last : -EINVAL_LINUX;
 }
 
 int64_t posix_timer_delete(struct task *t, int32_t id)
 {
-    (void)t;
-    struct ptimer *p = find(id);
+    struct ptimer *p = find(t, id);
     if (!p)
         return -EINVAL_LINUX;
-    g_hash_table_remove(timers, GINT_TO_POINTER(id));
+    g_hash_table_remove(t->group->posix_timers, GINT_TO_POINTER(id));
     destroy(p);
     return 0;
+}
+
+void posix_timers_exit(struct thread_group *g)
+{
+    GHashTable *timers = g->posix_timers;
+    if (!timers)
+        return;
+    g->posix_timers = NULL;
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init(&it, timers);
+    while (g_hash_table_iter_next(&it, &key, &value))
+        destroy(value);
+    g_hash_table_destroy(timers);
 }

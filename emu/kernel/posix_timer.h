@@ -35,4 +35,8 @@ int64_t posix_timer_gettime(struct task *t, int32_t id, struct itimerspec_k *cur
 int64_t posix_timer_getoverrun(struct task *t, int32_t id);
 int64_t posix_timer_delete(struct task *t, int32_t id);
 
+/* exit_itimers(): the process ends or execs; its timers go. */
+struct thread_group;
+void posix_timers_exit(struct thread_group *g);
+
 #endif

@@ -95,6 +95,8 @@ struct thread_group {
     int64_t cputime_ns;       /* CPU time of all its threads (sched.c) */
     int64_t children_cputime_ns;
     struct group_timers timers;
+    GHashTable *posix_timers;   /* timer_create's, by id (emu/kernel/posix_timer.c) */
+    int32_t posix_timer_next;   /* the next id to try */
 };
 
 /* A system call that must finish outside the engine (it blocks while

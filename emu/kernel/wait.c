@@ -78,8 +78,9 @@ static bool host_ready(const struct wait_for *w)
 
 int wait_event(struct task *t, const struct wait_for *w)
 {
-    struct waiter ws[WAIT_MAX_QUEUES];
-    g_assert(w->nqueues <= WAIT_MAX_QUEUES);
+    g_assert(w->nqueues <= WAIT_MAX_QUEUES && w->nmore >= 0);
+    int n = w->nqueues + w->nmore;
+    g_autofree struct waiter *ws = n ? g_new(struct waiter, n) : NULL;
     for (;;) {
         sched_prepare(t);
         /* What the timer thread posted (it may have woken us for it):
@@ -102,12 +103,17 @@ int wait_event(struct task *t, const struct wait_for *w)
              * the loop converts again after any wake-up. */
             deadline = wait_deadline_in(w->deadline_ns - now);
         }
-        for (int i = 0; i < w->nqueues; i++) {
+        for (int i = 0; i < n; i++) {
             ws[i] = (struct waiter){ .t = t };
-            waitq_add(w->queues[i], &ws[i]);
+            waitq_add(i < w->nqueues ? w->queues[i] : w->more_queues[i - w->nqueues], &ws[i]);
         }
         sched_sleep(t, deadline, w->pollfds, w->nfds);
-        for (int i = 0; i < w->nqueues; i++)
+        bool woken = false;
+        for (int i = 0; i < n; i++) {
+            woken |= ws[i].woken;
             waitq_remove(&ws[i]);
+        }
+        if (woken && w->return_on_wake)
+            return 0;
     }
 }

@@ -62,6 +62,12 @@ struct wait_for {
      * waiters of its own, as futex does). */
     struct waitq *queues[WAIT_MAX_QUEUES];
     int nqueues;
+    /* As many more as a poll family call watches (NULL: none). */
+    struct waitq *const *more_queues;
+    int nmore;
+    /* A wake-up on one of the queues ends the wait (returns 0): for
+     * callers that re-check readiness themselves (poll, epoll). */
+    bool return_on_wake;
     /* Checked first and after each wake-up; NULL: only a signal, the
      * deadline or a descriptor ends the wait. */
     bool (*ready)(struct task *t, void *arg);
