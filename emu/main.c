@@ -365,6 +365,7 @@ int main(int argc, char **argv)
     /* The guest's writes to a closed pipe must come back as EPIPE, so the
      * guest, not seccomp-emu, meets the SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
+    sched_init(t); /* reads the host's CPU count from /sys */
     /* The last file seccomp-emu opens for itself; then, with grants, the
      * file system closes to all but them, before any thread starts. */
     if ((e = trace_open_output()))
@@ -375,7 +376,6 @@ int main(int argc, char **argv)
     uint64_t top = TASK_SIZE_LINUX(info.is64), sp, entry, start;
     if ((e = host_tune_memory()))
         die(EXIT_CANNOT_EXECUTE, prog, e);
-    sched_init(t);
     if ((e = signal_setup(t)) || (e = fault_install(t->cpu)) || (e = async_start(t)) ||
         (e = limits_setup(t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);

@@ -184,7 +184,8 @@ unsigned sched_host_cpus(void) { return host_cpus; }
 
 void sched_init(struct task *first)
 {
-    /* Read now: glibc asks /sys, which the self-sandbox later refuses. */
+    /* Read now: glibc asks /sys, which Landlock and the self-sandbox
+     * later refuse (and it would answer 1 then). */
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     host_cpus = n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
     g_mutex_init(&sched_state.lock);
