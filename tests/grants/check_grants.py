@@ -183,14 +183,13 @@ def cases(t):
             'readlink:/proc/self/root', 'access:' + t.secret + '/f:r'], '/data'],
         ['rust-cmain', 'rust-cmain', ['/data/conf', '/data', 'dotlink'], '/data'],
         ['rust', 'rust', ['/data/conf', '/data', 'dotlink'], '/data'],
+        ['go', 'go', ['/data/conf', '/data', 'dotlink'], '/data'],
     ]
 
 
 # Programs that cannot run under seccomp-emu yet, and why; they are run
 # and reported, and fail the test the day they pass (move them up).
-WAITING = {
-    'go': 'Go dies at 0x2 before main; issue 31',
-}
+WAITING = {}
 
 
 class Inotify:
