@@ -6,7 +6,9 @@
  *   race     4 threads add to one counter without a lock: the total shows
  *            the interleaving (--sched=rr:N makes it one, run after run)
  * Build: gcc -O2 -static -pthread [-m32] */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>

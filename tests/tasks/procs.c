@@ -7,7 +7,9 @@
  * is deterministic (no pids, no times): the kernel judges it
  * (tests/tasks/check_tasks.py).
  * Build: gcc -O2 -static [-m32] */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
@@ -116,11 +118,18 @@ static void waits(int argc)
     sa.sa_sigaction = on_chld;
     sa.sa_flags = SA_SIGINFO;
     sigaction(SIGCHLD, &sa, NULL);
+    /* SIGCHLD blocked until sigsuspend: a signal taken between the test
+     * of chld_count and a pause() would leave pause() waiting for good. */
+    sigset_t chld, old;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &old);
     c = fork();
     if (c == 0)
         _exit(9);
     while (!chld_count)
-        pause();
+        sigsuspend(&old);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     waitpid(c, &st, 0);
     printf("SIGCHLD: si_code=%d (CLD_EXITED=%d) si_status=%d\n", chld_code, CLD_EXITED,
            chld_status);

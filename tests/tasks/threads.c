@@ -5,7 +5,9 @@
  * program itself.  Everything printed is deterministic: the kernel judges
  * it (tests/tasks/check_tasks.py).
  * Build: gcc -O2 -static -pthread [-m32] */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
