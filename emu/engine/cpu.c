@@ -217,9 +217,11 @@ err_t cpu_iret_to_user(struct cpu *c, uint64_t ip, uint16_t cs, uint64_t flags, 
     return OK;
 }
 
-void cpu_disable_tsc(struct cpu *c)
+void cpu_set_tsc_off(struct cpu *c, bool off)
 {
-    cpu_set_reg(c, UC_X86_REG_CR4, cpu_reg(c, UC_X86_REG_CR4) | CR4_TSD);
+    uint64_t cr4 = cpu_reg(c, UC_X86_REG_CR4);
+    if (!!(cr4 & CR4_TSD) != off)
+        cpu_set_reg(c, UC_X86_REG_CR4, off ? cr4 | CR4_TSD : cr4 & ~(uint64_t)CR4_TSD);
 }
 
 void cpu_load_tls(struct cpu *c, unsigned first, unsigned n, const uint8_t (*desc)[8])

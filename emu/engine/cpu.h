@@ -52,9 +52,9 @@ err_t cpu_prepare_user(struct cpu *c, uint64_t entry, uint64_t sp, uint64_t *sta
 err_t cpu_iret_to_user(struct cpu *c, uint64_t ip, uint16_t cs, uint64_t flags, uint64_t sp,
                        uint16_t ss, uint64_t *start);
 
-/* CR4.TSD: rdtsc at CPL 3 raises #GP from now on (it is part of the
- * registers a task switch saves, so it stays with the task). */
-void cpu_disable_tsc(struct cpu *c);
+/* CR4.TSD: with `off`, rdtsc at CPL 3 raises #GP.  Set again at each task
+ * switch from the task's own flag, as Linux switches TIF_NOTSC. */
+void cpu_set_tsc_off(struct cpu *c, bool off);
 
 /* Install one TLS descriptor (set_thread_area) into GDT entry `index`,
  * reloading the segment registers that name it. */

@@ -188,7 +188,7 @@ int64_t exec_task(struct task *t, const char *filename, uint64_t uargv, uint64_t
     cpu_set_pc(t->cpu, start);
     uctx_fpu_reset(t->cpu);
     if (t->tsc_off)
-        cpu_disable_tsc(t->cpu);
+        cpu_set_tsc_off(t->cpu, true);
     memset(t->tls, 0, sizeof(t->tls));
     t->sig.ss_sp = t->sig.ss_size = 0;
     t->sig.ss_flags = 0;

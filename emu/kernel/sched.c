@@ -171,6 +171,9 @@ static void switch_to(struct task *t)
     if (t->se.regs)
         (void)uc_context_restore(c->uc, t->se.regs);
     c->current = t;
+    /* CR4.TSD is the task's (__switch_to's TIF_NOTSC): a strict thread's
+     * rdtsc faults, its non-strict siblings' runs. */
+    cpu_set_tsc_off(c, t->tsc_off);
     cpu_load_tls(c, GDT_ENTRY_TLS_MIN_LINUX, GDT_ENTRY_TLS_ENTRIES_LINUX, t->tls);
     cpu_reload_tls_segments(c);
     sched_state.switches++;

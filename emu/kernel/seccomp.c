@@ -111,7 +111,7 @@ static void enter_strict(struct task *t, enum strict_via via)
     int from = t->mode;
     t->mode = MODE_STRICT;
     t->tsc_off = true;
-    cpu_disable_tsc(t->cpu);
+    cpu_set_tsc_off(t->cpu, true);
     observe_mode(t, &(struct mode_event){ .from = from, .to = MODE_STRICT, .via = via });
 }
 
