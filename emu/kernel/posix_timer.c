@@ -94,8 +94,8 @@ static bool good_sigevent(struct task *t, const struct sigevent_k *ev)
 {
     switch (ev->notify) {
     case SIGEV_SIGNAL_LINUX | SIGEV_THREAD_ID_LINUX:
-        /* a live thread of this process */
-        if (!own_thread(t, ev->tid))
+        /* a live thread of this process, named (find_vpid(0) finds none) */
+        if (ev->tid == 0 || !own_thread(t, ev->tid))
             return false;
         /* fall through */
     case SIGEV_SIGNAL_LINUX:
