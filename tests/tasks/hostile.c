@@ -1,0 +1,538 @@
+/* hostile: the task calls used badly, and Linux's answers (issue 31).
+ *
+ * clone and clone3 with flag combinations and arguments Linux refuses, futex
+ * on bad addresses, ops and values, robust lists a dying thread leaves
+ * behind (glibc's robust mutexes, a cyclic list, an unmapped one),
+ * processes killed by SIGKILL while blocked, set/get_robust_list misuse.
+ * Everything printed is deterministic natively: errno names, counts and
+ * wait statuses, never pids, addresses or times.  The refused clones come
+ * from a table; none of them may create a task (if one did, the child
+ * exits at once without touching memory and the line says so).
+ * Build: gcc -O2 -static -pthread [-m32] */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SYS_futex
+#define SYS_futex SYS_futex_time64
+#endif
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#define CLONE_DETACHED_ 0x00400000UL
+#define CLONE_CLEAR_SIGHAND_ 0x100000000ULL
+#define CLONE_INTO_CGROUP_ 0x200000000ULL
+#define TH (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM)
+
+/* long raw_clone6(flags, stack, ptid, ctid, tls, unused): returns -errno;
+ * a child, should one be created, exits at once (exit, not exit_group). */
+long raw_clone6(unsigned long, void *, int *, int *, unsigned long, void *);
+#ifdef __x86_64__
+__asm__(".text\n.globl raw_clone6\nraw_clone6:\n"
+        "mov %rcx,%r10\nmov $56,%eax\nsyscall\ntest %rax,%rax\njnz 1f\n"
+        "mov $60,%eax\nxor %edi,%edi\nsyscall\n1:\nret\n");
+#else
+/* i386 clone argument order: ebx=flags ecx=stack edx=ptid esi=tls edi=ctid */
+__asm__(".text\n.globl raw_clone6\nraw_clone6:\n"
+        "push %ebx\npush %esi\npush %edi\n"
+        "mov 16(%esp),%ebx\nmov 20(%esp),%ecx\nmov 24(%esp),%edx\n"
+        "mov 28(%esp),%edi\nmov 32(%esp),%esi\n"
+        "mov $120,%eax\nint $0x80\ntest %eax,%eax\njnz 1f\n"
+        "mov $1,%eax\nxor %ebx,%ebx\nint $0x80\n"
+        "1:\npop %edi\npop %esi\npop %ebx\nret\n");
+#endif
+
+/* clone3 by hand: a child, should one be created, exits at once. */
+long raw_clone3(void *args, unsigned long size);
+#ifdef __x86_64__
+__asm__(".text\n.globl raw_clone3\nraw_clone3:\n"
+        "mov $435,%eax\nsyscall\ntest %rax,%rax\njnz 1f\n"
+        "mov $60,%eax\nxor %edi,%edi\nsyscall\n1:\nret\n");
+#else
+__asm__(".text\n.globl raw_clone3\nraw_clone3:\n"
+        "push %ebx\nmov 8(%esp),%ebx\nmov 12(%esp),%ecx\n"
+        "mov $435,%eax\nint $0x80\ntest %eax,%eax\njnz 1f\n"
+        "mov $1,%eax\nxor %ebx,%ebx\nint $0x80\n"
+        "1:\npop %ebx\nret\n");
+#endif
+
+static const char *E(long r) { return r < 0 ? strerrorname_np((int)-r) : "0"; }
+static const char *R(long r) { return r < 0 ? strerrorname_np(errno) : "0"; }
+
+static char stk[16384] __attribute__((aligned(16)));
+static char *unmapped; /* one page, mapped then unmapped */
+
+static void reap_if_created(long r, unsigned long flags)
+{
+    int st;
+    if (r > 0 && !(flags & CLONE_THREAD))
+        waitpid((pid_t)r, &st, __WALL);
+}
+
+/* ---- clone: refused flag combinations ---- */
+struct clone_case { const char *label; unsigned long flags; int tls_kind; };
+enum { TLS_NONE, TLS_BAD_PTR, TLS_BAD_ENTRY };
+
+static void clone_table(void)
+{
+    static const struct clone_case cases[] = {
+        {"CLONE_THREAD without CLONE_SIGHAND", CLONE_THREAD | CLONE_VM, TLS_NONE},
+        {"CLONE_THREAD|CLONE_SIGHAND without CLONE_VM", CLONE_THREAD | CLONE_SIGHAND, TLS_NONE},
+        {"CLONE_SIGHAND without CLONE_VM", CLONE_SIGHAND | SIGCHLD, TLS_NONE},
+        {"CLONE_SIGHAND|CLONE_FS|CLONE_FILES without CLONE_VM",
+         CLONE_SIGHAND | CLONE_FS | CLONE_FILES | SIGCHLD, TLS_NONE},
+        {"CLONE_FS|CLONE_NEWNS", CLONE_FS | CLONE_NEWNS | SIGCHLD, TLS_NONE},
+        {"CLONE_FS|CLONE_NEWUSER", CLONE_FS | CLONE_NEWUSER | SIGCHLD, TLS_NONE},
+        {"thread flags|CLONE_NEWUSER", TH | CLONE_NEWUSER, TLS_NONE},
+        {"thread flags|CLONE_NEWPID", TH | CLONE_NEWPID, TLS_NONE},
+        {"CLONE_PIDFD|CLONE_DETACHED", CLONE_PIDFD | CLONE_DETACHED_ | SIGCHLD, TLS_NONE},
+        {"CLONE_PIDFD|CLONE_PARENT_SETTID (one pointer)",
+         CLONE_PIDFD | CLONE_PARENT_SETTID | SIGCHLD, TLS_NONE},
+        {"CLONE_THREAD alone", CLONE_THREAD, TLS_NONE},
+        {"CLONE_THREAD|CLONE_NEWNS|CLONE_FS (thread flags)", TH | CLONE_NEWNS, TLS_NONE},
+#ifndef __x86_64__
+        {"thread flags|CLONE_SETTLS, user_desc* unmapped", TH | CLONE_SETTLS, TLS_BAD_PTR},
+        {"thread flags|CLONE_SETTLS, user_desc* NULL", TH | CLONE_SETTLS, TLS_NONE},
+        {"thread flags|CLONE_SETTLS, entry_number 3 (not a TLS slot)", TH | CLONE_SETTLS,
+         TLS_BAD_ENTRY},
+#endif
+    };
+#ifndef __x86_64__
+    /* struct user_desc: entry_number 3 is a GDT slot but not one of the TLS
+     * ones (6..8): set_thread_area refuses it with EINVAL. */
+    static unsigned int bad_entry[4] = {3, 0, 0xfffff, 0x51};
+#endif
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned long tls = 0;
+#ifndef __x86_64__
+        if (cases[i].tls_kind == TLS_BAD_PTR) tls = (unsigned long)unmapped;
+        if (cases[i].tls_kind == TLS_BAD_ENTRY) tls = (unsigned long)bad_entry;
+#endif
+        int ptid = -1;
+        long r = raw_clone6(cases[i].flags, stk + sizeof stk, &ptid, NULL, tls, NULL);
+        printf("clone  %-58s -> %s\n", cases[i].label, r < 0 ? E(r) : "CREATED A TASK");
+        reap_if_created(r, cases[i].flags);
+    }
+}
+
+/* ---- clone3: bad sizes, pointers and arguments ---- */
+struct clone_args_ {
+    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls,
+        set_tid, set_tid_size, cgroup;
+};
+
+static void clone3_table(void)
+{
+    static char big[8192] __attribute__((aligned(4096)));
+    struct clone_args_ *a = (struct clone_args_ *)big;
+    int tid = 0;
+    int fd = -1;
+#define C3(label, size, ...)                                                             \
+    do {                                                                                 \
+        memset(big, 0, sizeof big);                                                      \
+        *a = (struct clone_args_){__VA_ARGS__};                                          \
+        long r_ = raw_clone3(a, (size));                                                 \
+        printf("clone3 %-58s -> %s\n", label, r_ < 0 ? E(r_) : "CREATED A TASK");          \
+        reap_if_created(r_, a->flags);                                                   \
+    } while (0)
+    C3("size 0", 0, .exit_signal = SIGCHLD);
+    C3("size 63 (< CLONE_ARGS_SIZE_VER0)", 63, .exit_signal = SIGCHLD);
+    C3("size 4097 (> PAGE_SIZE)", 4097, .exit_signal = SIGCHLD);
+    static const unsigned long tails[][2] = {{4096, 4000}, {104, 100}};
+    for (size_t i = 0; i < 2; i++) {
+        char label[64];
+        memset(big, 0, sizeof big);
+        big[tails[i][1]] = 1;
+        a->exit_signal = SIGCHLD;
+        long r = raw_clone3(a, tails[i][0]);
+        snprintf(label, sizeof label, "size %lu, byte %lu (past the known struct) non-zero",
+                 tails[i][0], tails[i][1]);
+        printf("clone3 %-58s -> %s\n", label, r < 0 ? E(r) : "CREATED A TASK");
+        reap_if_created(r, 0);
+    }
+    {
+        long r = raw_clone3(NULL, 64);
+        printf("clone3 %-58s -> %s\n", "args NULL", r < 0 ? E(r) : "CREATED A TASK");
+        reap_if_created(r, 0);
+        r = raw_clone3(unmapped, 88);
+        printf("clone3 %-58s -> %s\n", "args unmapped", r < 0 ? E(r) : "CREATED A TASK");
+        reap_if_created(r, 0);
+        /* the struct straddles into the unmapped page */
+        r = raw_clone3(unmapped - 32, 88);
+        printf("clone3 %-58s -> %s\n", "args straddle an unmapped page", r < 0 ? E(r) : "CREATED A TASK");
+        reap_if_created(r, 0);
+    }
+    C3("exit_signal 65 (> _NSIG)", 88, .exit_signal = 65);
+    C3("exit_signal 0x100 (beyond CSIGNAL)", 88, .exit_signal = 0x100 | SIGCHLD);
+    C3("flags carry CSIGNAL bits (SIGCHLD in flags)", 88, .flags = SIGCHLD);
+    C3("flags bit 40 (unknown)", 88, .flags = 1ULL << 40, .exit_signal = SIGCHLD);
+    C3("CLONE_DETACHED", 88, .flags = CLONE_DETACHED_, .exit_signal = SIGCHLD);
+    C3("CLONE_SIGHAND|CLONE_CLEAR_SIGHAND", 88,
+       .flags = CLONE_VM | CLONE_SIGHAND | CLONE_CLEAR_SIGHAND_, .exit_signal = SIGCHLD);
+    C3("CLONE_THREAD with exit_signal SIGCHLD", 88, .flags = TH, .exit_signal = SIGCHLD);
+    C3("CLONE_PARENT with exit_signal SIGCHLD", 88, .flags = CLONE_PARENT, .exit_signal = SIGCHLD);
+    C3("stack set, stack_size 0", 88, .stack = (uintptr_t)stk, .exit_signal = SIGCHLD);
+    C3("stack_size set, stack 0", 88, .stack_size = sizeof stk, .exit_signal = SIGCHLD);
+    C3("set_tid_size 33 (> MAX_PID_NS_LEVEL)", 88, .set_tid = (uintptr_t)&tid,
+       .set_tid_size = 33, .exit_signal = SIGCHLD);
+    C3("set_tid NULL, set_tid_size 1", 88, .set_tid_size = 1, .exit_signal = SIGCHLD);
+    C3("set_tid set, set_tid_size 0", 88, .set_tid = (uintptr_t)&tid, .exit_signal = SIGCHLD);
+    C3("set_tid unmapped, set_tid_size 1", 88, .set_tid = (uintptr_t)unmapped,
+       .set_tid_size = 1, .exit_signal = SIGCHLD);
+    C3("CLONE_INTO_CGROUP with size 64 (VER0)", 64, .flags = CLONE_INTO_CGROUP_,
+       .exit_signal = SIGCHLD);
+    C3("CLONE_INTO_CGROUP cgroup 1<<31", 88, .flags = CLONE_INTO_CGROUP_,
+       .cgroup = 1ULL << 31, .exit_signal = SIGCHLD);
+    C3("CLONE_THREAD without CLONE_SIGHAND", 88, .flags = CLONE_THREAD | CLONE_VM);
+    C3("CLONE_SIGHAND without CLONE_VM", 88, .flags = CLONE_SIGHAND, .exit_signal = SIGCHLD);
+    C3("CLONE_FS|CLONE_NEWNS", 88, .flags = CLONE_FS | CLONE_NEWNS, .exit_signal = SIGCHLD);
+    C3("CLONE_PIDFD|CLONE_PARENT_SETTID, one pointer", 88,
+       .flags = CLONE_PIDFD | CLONE_PARENT_SETTID, .pidfd = (uintptr_t)&fd,
+       .parent_tid = (uintptr_t)&fd, .exit_signal = SIGCHLD);
+#undef C3
+}
+
+/* ---- futex ---- */
+static long fx(void *uaddr, int op, unsigned val, const void *t, void *u2, unsigned v3)
+{
+    return syscall(SYS_futex, uaddr, op, val, t, u2, v3);
+}
+struct kts { long tv_sec, tv_nsec; };
+
+static void futex_table(void)
+{
+    int w = 1, w2 = 0;
+    long r;
+#define FX(label, ...)                                                                   \
+    do {                                                                                 \
+        errno = 0;                                                                       \
+        r = fx(__VA_ARGS__);                                                             \
+        if (r < 0)                                                                       \
+            printf("futex  %-58s -> %s\n", label, R(r));                                \
+        else                                                                             \
+            printf("futex  %-58s -> %ld\n", label, r);                                   \
+    } while (0)
+    FX("FUTEX_WAIT unmapped uaddr", unmapped, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_WAIT (shared) unmapped uaddr", unmapped, FUTEX_WAIT, 0, NULL, NULL, 0);
+    FX("FUTEX_WAIT misaligned uaddr", (char *)&w + 2, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
+    FX("FUTEX_WAKE misaligned uaddr", (char *)&w + 1, FUTEX_WAKE, 1, NULL, NULL, 0);
+    FX("op 15 (none)", &w, 15, 1, NULL, NULL, 0);
+    FX("op 127|FUTEX_PRIVATE_FLAG", &w, 127 | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
+    FX("FUTEX_WAIT *uaddr 1, val 0", &w, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_WAIT (shared) *uaddr 1, val 2", &w, FUTEX_WAIT, 2, NULL, NULL, 0);
+    struct kts ten = {0, 10000000};
+    FX("FUTEX_WAIT 10ms, nobody wakes", &w, FUTEX_WAIT_PRIVATE, 1, &ten, NULL, 0);
+    struct kts badns = {0, -1};
+    FX("FUTEX_WAIT tv_nsec -1", &w, FUTEX_WAIT_PRIVATE, 1, &badns, NULL, 0);
+    FX("FUTEX_WAIT timeout pointer unmapped", &w, FUTEX_WAIT_PRIVATE, 1, unmapped, NULL, 0);
+    FX("FUTEX_WAIT_BITSET bitset 0", &w, FUTEX_WAIT_BITSET_PRIVATE, 1, NULL, NULL, 0);
+    FX("FUTEX_WAKE_BITSET bitset 0", &w, FUTEX_WAKE_BITSET_PRIVATE, 1, NULL, NULL, 0);
+    /* requeue: nr_requeue travels in the timeout argument */
+    FX("FUTEX_CMP_REQUEUE *uaddr 1, val3 0", &w, FUTEX_CMP_REQUEUE_PRIVATE, 1,
+       (void *)1, &w2, 0);
+    FX("FUTEX_CMP_REQUEUE *uaddr 1, val3 1 (no waiters)", &w, FUTEX_CMP_REQUEUE_PRIVATE, 1,
+       (void *)1, &w2, 1);
+    FX("FUTEX_CMP_REQUEUE nr_wake -1", &w, FUTEX_CMP_REQUEUE_PRIVATE, (unsigned)-1,
+       (void *)1, &w2, 1);
+    FX("FUTEX_CMP_REQUEUE nr_requeue -1", &w, FUTEX_CMP_REQUEUE_PRIVATE, 1,
+       (void *)(uintptr_t)0xffffffffu, &w2, 1);
+    FX("FUTEX_CMP_REQUEUE uaddr2 misaligned", &w, FUTEX_CMP_REQUEUE_PRIVATE, 1,
+       (void *)1, (char *)&w2 + 1, 1);
+    FX("FUTEX_CMP_REQUEUE uaddr unmapped", unmapped, FUTEX_CMP_REQUEUE_PRIVATE, 1,
+       (void *)1, &w2, 1);
+    FX("FUTEX_CMP_REQUEUE (shared) uaddr2 unmapped", &w, FUTEX_CMP_REQUEUE, 1,
+       (void *)1, unmapped, 1);
+    FX("FUTEX_REQUEUE uaddr2 misaligned", &w, FUTEX_REQUEUE_PRIVATE, 1, (void *)1,
+       (char *)&w2 + 3, 0);
+    FX("FUTEX_REQUEUE uaddr == uaddr2, no waiters", &w, FUTEX_REQUEUE_PRIVATE, 1, (void *)1,
+       &w, 0);
+    /* FUTEX_WAKE_OP: op in val3 (op<<28 | cmp<<24 | oparg<<12 | cmparg) */
+    FX("FUTEX_WAKE_OP uaddr2 unmapped", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, unmapped,
+       FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 0));
+    FX("FUTEX_WAKE_OP uaddr2 misaligned", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1,
+       (char *)&w2 + 2, FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 0));
+    w2 = 5;
+    FX("FUTEX_WAKE_OP op 7 (none)", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &w2,
+       (7u << 28) | FUTEX_OP(0, 1, FUTEX_OP_CMP_EQ, 0));
+    printf("futex  %-58s    *uaddr2 %d\n", "  after it", w2);
+    FX("FUTEX_WAKE_OP cmp 7 (none)", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &w2,
+       FUTEX_OP(FUTEX_OP_ADD, 1, 7, 0));
+    printf("futex  %-58s    *uaddr2 %d\n", "  after it", w2);
+    FX("FUTEX_WAKE_OP ADD 1, CMP_EQ 7", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &w2,
+       FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 7));
+    printf("futex  %-58s    *uaddr2 %d\n", "  after it", w2);
+#undef FX
+}
+
+/* ---- robust lists left behind by dying threads ---- */
+static pthread_mutex_t rm1, rm2;
+static void *lock_and_exit(void *m)
+{
+    pthread_mutex_lock(m);
+    return NULL; /* exits holding it */
+}
+
+static void robust_mutexes(void)
+{
+    pthread_mutexattr_t at;
+    pthread_mutexattr_init(&at);
+    pthread_mutexattr_setrobust(&at, PTHREAD_MUTEX_ROBUST);
+    pthread_mutex_init(&rm1, &at);
+    pthread_mutex_init(&rm2, &at);
+    pthread_t th;
+    pthread_create(&th, NULL, lock_and_exit, &rm1);
+    pthread_join(th, NULL);
+    int e = pthread_mutex_lock(&rm1);
+    printf("robust mutex, owner thread exited: lock -> %s\n", e ? strerrorname_np(e) : "0");
+    e = pthread_mutex_consistent(&rm1);
+    printf("robust mutex: consistent -> %s\n", e ? strerrorname_np(e) : "0");
+    e = pthread_mutex_unlock(&rm1);
+    printf("robust mutex: unlock -> %s\n", e ? strerrorname_np(e) : "0");
+    e = pthread_mutex_lock(&rm1);
+    printf("robust mutex: lock again -> %s\n", e ? strerrorname_np(e) : "0");
+    pthread_mutex_unlock(&rm1);
+
+    /* the next locker does not make it consistent: it becomes unusable */
+    pthread_create(&th, NULL, lock_and_exit, &rm2);
+    pthread_join(th, NULL);
+    e = pthread_mutex_trylock(&rm2);
+    printf("robust mutex, owner thread exited: trylock -> %s\n", e ? strerrorname_np(e) : "0");
+    e = pthread_mutex_unlock(&rm2);
+    printf("robust mutex: unlock without consistent -> %s\n", e ? strerrorname_np(e) : "0");
+    e = pthread_mutex_lock(&rm2);
+    printf("robust mutex: lock after that -> %s\n", e ? strerrorname_np(e) : "0");
+
+    /* process-shared, in a shared mapping: the owner is a process killed
+     * by SIGKILL while it holds the mutex */
+    pthread_mutex_t *pm = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                               -1, 0);
+    pthread_mutexattr_setpshared(&at, PTHREAD_PROCESS_SHARED);
+    pthread_mutex_init(pm, &at);
+    int ready[2];
+    if (pipe(ready)) return;
+    pid_t c = fork();
+    if (c == 0) {
+        pthread_mutex_lock(pm);
+        if (write(ready[1], "x", 1) != 1) _exit(2);
+        for (;;) pause();
+    }
+    char ch;
+    if (read(ready[0], &ch, 1) != 1) return;
+    kill(c, SIGKILL);
+    int st;
+    waitpid(c, &st, 0);
+    e = pthread_mutex_lock(pm);
+    printf("shared robust mutex, owner process SIGKILLed: lock -> %s\n",
+           e ? strerrorname_np(e) : "0");
+    e = pthread_mutex_consistent(pm);
+    printf("shared robust mutex: consistent -> %s\n", e ? strerrorname_np(e) : "0");
+    pthread_mutex_unlock(pm);
+    close(ready[0]);
+    close(ready[1]);
+    munmap(pm, 4096);
+}
+
+/* Hand-made robust lists: a cycle, and an entry in unmapped memory. The
+ * kernel walks at most ROBUST_LIST_LIMIT entries and stops at a fault. */
+struct rl { struct rl *next; };
+struct rlh { struct rl list; long futex_offset; struct rl *pending; };
+static struct rlh head;
+static struct { struct rl node; int lock; } ent1, ent2;
+static int list_kind;
+static void *hand_made_list(void *arg)
+{
+    (void)arg;
+    int tid = (int)syscall(SYS_gettid);
+    head.futex_offset = (long)((char *)&ent1.lock - (char *)&ent1.node);
+    head.pending = NULL;
+    ent1.lock = tid;
+    ent2.lock = tid | FUTEX_WAITERS;
+    if (list_kind == 0) { /* head -> ent1 -> ent2 -> ent1 -> ... never back to head */
+        head.list.next = &ent1.node;
+        ent1.node.next = &ent2.node;
+        ent2.node.next = &ent1.node;
+    } else { /* head -> ent1 -> (unmapped) */
+        head.list.next = &ent1.node;
+        ent1.node.next = (struct rl *)unmapped;
+        ent2.node.next = &head.list;
+    }
+    syscall(SYS_set_robust_list, &head, sizeof head);
+    return NULL;
+}
+
+static void hand_made_lists(void)
+{
+    static const char *names[] = {"cyclic robust list", "robust list into unmapped memory"};
+    for (list_kind = 0; list_kind < 2; list_kind++) {
+        pthread_t th;
+        pthread_create(&th, NULL, hand_made_list, NULL);
+        pthread_join(th, NULL);
+        /* the joiner is woken by CLEARTID, which exit_mm_release does after
+         * the robust list was walked */
+        printf("%s, thread exited: lock words %#x %#x\n", names[list_kind],
+               (unsigned)ent1.lock & ~FUTEX_TID_MASK, (unsigned)ent2.lock & ~FUTEX_TID_MASK);
+        printf("%s: tid left in lock words: %s %s\n", names[list_kind],
+               (ent1.lock & FUTEX_TID_MASK) ? "yes" : "no", (ent2.lock & FUTEX_TID_MASK) ? "yes" : "no");
+    }
+}
+
+/* ---- processes killed while blocked ---- */
+static void describe(const char *label, int st)
+{
+    if (WIFSIGNALED(st))
+        printf("%-58s -> killed by %s%s\n", label, sigabbrev_np(WTERMSIG(st)),
+               WCOREDUMP(st) ? " (core)" : "");
+    else if (WIFEXITED(st))
+        printf("%-58s -> exited %d\n", label, WEXITSTATUS(st));
+    else
+        printf("%-58s -> status %#x\n", label, st);
+}
+
+static void killed_while_blocked(void)
+{
+    static const char *labels[] = {
+        "SIGKILL while in FUTEX_WAIT (shared)",
+        "SIGKILL while in FUTEX_WAIT_PRIVATE",
+        "SIGKILL while in read(2) on an empty pipe",
+    };
+    int *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    for (int kind = 0; kind < 3; kind++) {
+        int ready[2], data[2];
+        if (pipe(ready) || pipe(data)) return;
+        sh[0] = 0;
+        pid_t c = fork();
+        if (c == 0) {
+            if (write(ready[1], "x", 1) != 1) _exit(2);
+            if (kind == 0) {
+                fx(sh, FUTEX_WAIT, 0, NULL, NULL, 0);
+            } else if (kind == 1) {
+                int local = 0;
+                fx(&local, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+            } else {
+                char b;
+                close(data[1]);
+                (void)!read(data[0], &b, 1);
+            }
+            _exit(3);
+        }
+        char ch;
+        if (read(ready[0], &ch, 1) != 1) return;
+        usleep(30000); /* let it block; the status is the same either way */
+        kill(c, SIGKILL);
+        int st;
+        pid_t w = waitpid(c, &st, 0);
+        describe(labels[kind], w == c ? st : -1);
+        if (kind == 0) {
+            long r = fx(sh, FUTEX_WAKE, 1, NULL, NULL, 0);
+            printf("%-58s -> %ld\n", "  FUTEX_WAKE on its word afterwards (waiters left)", r);
+        }
+        close(ready[0]);
+        close(ready[1]);
+        close(data[0]);
+        close(data[1]);
+    }
+    munmap(sh, 4096);
+}
+
+static void *block_in_read(void *fdp)
+{
+    char b;
+    (void)!read(*(int *)fdp, &b, 1);
+    return NULL;
+}
+
+/* a process whose two threads are blocked (futex, pipe read): SIGKILL */
+static void killed_threads(void)
+{
+    int ready[2], data[2];
+    if (pipe(ready) || pipe(data)) return;
+    pid_t c = fork();
+    if (c == 0) {
+        pthread_t th;
+        pthread_create(&th, NULL, block_in_read, &data[0]);
+        if (write(ready[1], "x", 1) != 1) _exit(2);
+        int local = 0;
+        fx(&local, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+        _exit(3);
+    }
+    char ch;
+    if (read(ready[0], &ch, 1) != 1) return;
+    usleep(30000);
+    kill(c, SIGKILL);
+    int st;
+    pid_t w = waitpid(c, &st, 0);
+    describe("SIGKILL, two threads blocked (futex, pipe read)", w == c ? st : -1);
+    /* the write end is still open here; the dead reader's end is gone */
+    close(data[0]);
+    signal(SIGPIPE, SIG_IGN);
+    errno = 0;
+    long n = write(data[1], "y", 1);
+    printf("%-58s -> %s\n", "  write to the pipe afterwards (no reader left)", n < 0 ? R(n) : "written");
+    close(data[1]);
+    close(ready[0]);
+    close(ready[1]);
+}
+
+/* ---- set_robust_list / get_robust_list ---- */
+static void robust_list_calls(void)
+{
+    struct rlh h;
+    long r;
+    void *hp = NULL;
+    size_t len = 0;
+    r = syscall(SYS_set_robust_list, &h, sizeof h - 1);
+    printf("set_robust_list(len %s) -> %s\n", "sizeof-1", R(r));
+    r = syscall(SYS_set_robust_list, &h, (size_t)0);
+    printf("set_robust_list(len 0) -> %s\n", R(r));
+    r = syscall(SYS_set_robust_list, &h, (size_t)-1);
+    printf("set_robust_list(len -1) -> %s\n", R(r));
+    r = syscall(SYS_get_robust_list, 0x3fffffff, &hp, &len);
+    printf("get_robust_list(pid 0x3fffffff) -> %s\n", R(r));
+    r = syscall(SYS_get_robust_list, -1, &hp, &len);
+    printf("get_robust_list(pid -1) -> %s\n", R(r));
+    r = syscall(SYS_get_robust_list, 0, unmapped, &len);
+    printf("get_robust_list(0, head_ptr unmapped) -> %s\n", R(r));
+    r = syscall(SYS_get_robust_list, 0, &hp, unmapped);
+    printf("get_robust_list(0, len_ptr unmapped) -> %s\n", R(r));
+    /* a reaped child is gone */
+    pid_t c = fork();
+    if (c == 0) _exit(0);
+    waitpid(c, NULL, 0);
+    r = syscall(SYS_get_robust_list, c, &hp, &len);
+    printf("get_robust_list(reaped child) -> %s\n", R(r));
+    /* the main thread's own list (glibc registered it) */
+    r = syscall(SYS_get_robust_list, 0, &hp, &len);
+    printf("get_robust_list(0) -> %s len %zu\n", R(r), len);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    unmapped = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    munmap(unmapped + 4096, 4096);
+    unmapped += 4096;
+    clone_table();
+    clone3_table();
+    futex_table();
+    robust_mutexes();
+    hand_made_lists();
+    killed_while_blocked();
+    killed_threads();
+    robust_list_calls();
+    return 0;
+}
