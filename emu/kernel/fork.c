@@ -250,8 +250,15 @@ int64_t fork_clone(struct task *t, const struct clone_request *rq)
     uint8_t tls_desc[8];
     if ((r = check_tls(t, rq, &tls_index, tls_desc)))
         return r;
-    if ((rq->flags & CLONE_PIDFD_LINUX) && fdtable_alloc(t->fds) < 0)
-        return -EMFILE_LINUX;
+    if (rq->flags & CLONE_PIDFD_LINUX) {
+        /* copy_process() stores the pidfd's number before the child
+         * exists: a bad pointer fails the call and no task is made. */
+        int32_t fd = (int32_t)fdtable_alloc(t->fds);
+        if (fd < 0)
+            return -EMFILE_LINUX;
+        if (!mm_write(t->mm, rq->pidfd, &fd, 4))
+            return -EFAULT_LINUX;
+    }
 
     struct task *c = dup_task(t, rq);
     err_t e = share_parts(t, c, rq);
