@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +55,22 @@ __asm__(".text\n.globl raw_clone6\nraw_clone6:\n"
         "mov 28(%esp),%edi\nmov 32(%esp),%esi\n"
         "mov $120,%eax\nint $0x80\ntest %eax,%eax\njnz 1f\n"
         "mov $1,%eax\nxor %ebx,%ebx\nint $0x80\n"
+        "1:\npop %edi\npop %esi\npop %ebx\nret\n");
+#endif
+
+/* raw_clone_push(flags, stack): the child pushes on its stack, then exits */
+long raw_clone_push(unsigned long, void *);
+#ifdef __x86_64__
+__asm__(".text\n.globl raw_clone_push\nraw_clone_push:\n"
+        "xor %edx,%edx\nxor %r10d,%r10d\nxor %r8d,%r8d\n"
+        "mov $56,%eax\nsyscall\ntest %rax,%rax\njnz 1f\n"
+        "push %rax\nmov $60,%eax\nxor %edi,%edi\nsyscall\n1:\nret\n");
+#else
+__asm__(".text\n.globl raw_clone_push\nraw_clone_push:\n"
+        "push %ebx\npush %esi\npush %edi\n"
+        "mov 16(%esp),%ebx\nmov 20(%esp),%ecx\nxor %edx,%edx\nxor %esi,%esi\nxor %edi,%edi\n"
+        "mov $120,%eax\nint $0x80\ntest %eax,%eax\njnz 1f\n"
+        "push %eax\nmov $1,%eax\nxor %ebx,%ebx\nint $0x80\n"
         "1:\npop %edi\npop %esi\npop %ebx\nret\n");
 #endif
 
@@ -391,6 +408,193 @@ static void hand_made_lists(void)
     }
 }
 
+
+/* ---- clone with bad pointers: the call succeeds or fails as Linux says ---- */
+static void describe(const char *label, int st);
+static void clone_pointers(void)
+{
+    long r;
+    int st;
+    r = raw_clone6(CLONE_PIDFD | SIGCHLD, NULL, (int *)unmapped, NULL, 0, NULL);
+    printf("clone  %-58s -> %s\n", "CLONE_PIDFD, pidfd pointer unmapped", r < 0 ? E(r) : "created");
+    reap_if_created(r, 0);
+    r = raw_clone6(CLONE_PARENT_SETTID | SIGCHLD, NULL, (int *)unmapped, NULL, 0, NULL);
+    printf("clone  %-58s -> %s\n", "CLONE_PARENT_SETTID, ptid unmapped", r < 0 ? E(r) : "created");
+    if (r > 0 && waitpid((pid_t)r, &st, 0) == r) describe("  the child", st);
+    r = raw_clone6(CLONE_CHILD_SETTID | SIGCHLD, NULL, NULL, (int *)unmapped, 0, NULL);
+    printf("clone  %-58s -> %s\n", "CLONE_CHILD_SETTID, ctid unmapped", r < 0 ? E(r) : "created");
+    if (r > 0 && waitpid((pid_t)r, &st, 0) == r) describe("  the child", st);
+    r = raw_clone6(TH | CLONE_CHILD_CLEARTID, stk + sizeof stk, NULL, (int *)unmapped, 0, NULL);
+    usleep(20000);
+    printf("clone  %-58s -> %s, the process lives on\n",
+           "thread, CLONE_CHILD_CLEARTID ctid unmapped", r < 0 ? E(r) : "created");
+    r = raw_clone_push(SIGCHLD, unmapped + 4096);
+    printf("clone  %-58s -> %s\n", "child process, stack unmapped, pushes", r < 0 ? E(r) : "created");
+    if (r > 0 && waitpid((pid_t)r, &st, 0) == r) describe("  the child", st);
+    r = raw_clone_push(SIGCHLD, (void *)8);
+    printf("clone  %-58s -> %s\n", "child process, stack 8, pushes", r < 0 ? E(r) : "created");
+    if (r > 0 && waitpid((pid_t)r, &st, 0) == r) describe("  the child", st);
+}
+
+/* ---- PI futexes used badly ---- */
+static int owner_tid;
+static void *pi_owner_thread(void *a)
+{
+    __atomic_store_n(&owner_tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
+    for (;;) pause(); /* until the process exits */
+    return a;
+}
+
+static void futex_pi(void)
+{
+    int w = 0;
+    int tid = (int)syscall(SYS_gettid);
+    long r;
+#define PI(label, ...)                                                                   \
+    do {                                                                                 \
+        r = fx(__VA_ARGS__);                                                             \
+        printf("futex  %-58s -> %s\n", label, R(r));                                     \
+    } while (0)
+    PI("FUTEX_LOCK_PI unmapped uaddr", unmapped, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    PI("FUTEX_LOCK_PI misaligned uaddr", (char *)&w + 1, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    PI("FUTEX_UNLOCK_PI unmapped uaddr", unmapped, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    PI("FUTEX_LOCK_PI|FUTEX_CLOCK_REALTIME", &w, FUTEX_LOCK_PI_PRIVATE | FUTEX_CLOCK_REALTIME,
+       0, NULL, NULL, 0);
+    w = 0;
+    PI("FUTEX_UNLOCK_PI, word 0 (not the owner)", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    PI("FUTEX_TRYLOCK_PI, word 0", &w, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    printf("futex  %-58s    word == tid: %s\n", "  after it", w == tid ? "yes" : "no");
+    PI("FUTEX_TRYLOCK_PI, word == own tid", &w, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    PI("FUTEX_LOCK_PI, word == own tid", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    PI("FUTEX_UNLOCK_PI, word == own tid", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    printf("futex  %-58s    word %#x\n", "  after it", (unsigned)w);
+    w = 0x3ffffff0;
+    PI("FUTEX_LOCK_PI, word == a tid nobody has", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    PI("FUTEX_UNLOCK_PI, word == a tid nobody has", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    w = FUTEX_OWNER_DIED;
+    PI("FUTEX_LOCK_PI, word OWNER_DIED, no tid", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    printf("futex  %-58s    word OWNER_DIED|tid: %s\n", "  after it",
+           w == (FUTEX_OWNER_DIED | tid) ? "yes" : "no");
+    PI("FUTEX_UNLOCK_PI of it", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    printf("futex  %-58s    word %#x\n", "  after it", (unsigned)w);
+    /* owned by a live thread that never lets go, and (shared word) by a
+     * live process: an absolute realtime deadline in the past times out.
+     * (A private word owned by another process is left out: Linux 6.12
+     * waits, and times out, where 6.18 answers EPERM at once.) */
+    pthread_t th;
+    owner_tid = 0;
+    pthread_create(&th, NULL, pi_owner_thread, NULL);
+    while (!__atomic_load_n(&owner_tid, __ATOMIC_ACQUIRE))
+        sched_yield();
+    w = owner_tid;
+    struct kts past = {1, 0};
+    PI("FUTEX_LOCK_PI, owner a live thread, deadline past", &w, FUTEX_LOCK_PI_PRIVATE, 0,
+       &past, NULL, 0);
+    printf("futex  %-58s    FUTEX_WAITERS set: %s\n", "  after it",
+           (w & FUTEX_WAITERS) ? "yes" : "no");
+    int ready[2];
+    if (pipe(ready)) return;
+    int *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    pid_t c = fork();
+    if (c == 0) {
+        if (write(ready[1], "x", 1) != 1) _exit(2);
+        for (;;) pause();
+    }
+    char ch;
+    if (read(ready[0], &ch, 1) != 1) return;
+    *sh = c;
+    PI("FUTEX_LOCK_PI (shared), owner a live process, deadline past", sh, FUTEX_LOCK_PI, 0,
+       &past, NULL, 0);
+    printf("futex  %-58s    FUTEX_WAITERS set: %s\n", "  after it",
+           (*sh & FUTEX_WAITERS) ? "yes" : "no");
+    kill(c, SIGKILL);
+    waitpid(c, NULL, 0);
+    munmap(sh, 4096);
+    close(ready[0]);
+    close(ready[1]);
+    w = c; /* its tid is gone now */
+    PI("FUTEX_LOCK_PI, owner a reaped process", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+#undef PI
+}
+
+/* ---- wait and kill used badly ---- */
+static void wait_kill(void)
+{
+    long r;
+    int st;
+    siginfo_t si;
+    errno = 0;
+    r = wait4(-1, &st, 0, NULL);
+    printf("%-65s -> %s\n", "wait4(-1), no children", R(r));
+    r = syscall(SYS_wait4, -1, &st, 0x08000000, NULL);
+    printf("%-65s -> %s\n", "wait4 options 0x08000000", R(r));
+    r = syscall(SYS_wait4, (int)0x80000000, &st, 0, NULL);
+    printf("%-65s -> %s\n", "wait4(INT_MIN)", R(r));
+    r = syscall(SYS_waitid, 7, 0, &si, WEXITED, NULL);
+    printf("%-65s -> %s\n", "waitid idtype 7", R(r));
+    r = syscall(SYS_waitid, P_ALL, 0, &si, 0, NULL);
+    printf("%-65s -> %s\n", "waitid options 0", R(r));
+    r = syscall(SYS_waitid, 3 /* P_PIDFD */, 999, &si, WEXITED, NULL);
+    printf("%-65s -> %s\n", "waitid P_PIDFD fd 999", R(r));
+    static const char *how[] = {"wait4, status pointer unmapped", "wait4, rusage pointer unmapped",
+                                "waitid, infop unmapped"};
+    for (int k = 0; k < 3; k++) {
+        pid_t c = fork();
+        if (c == 0) _exit(7);
+        waitid(P_PID, c, &si, WEXITED | WNOWAIT);
+        if (k == 0) r = syscall(SYS_wait4, c, unmapped, 0, NULL);
+        else if (k == 1) r = syscall(SYS_wait4, c, &st, 0, unmapped);
+        else r = syscall(SYS_waitid, P_PID, c, unmapped, WEXITED, NULL);
+        printf("%-65s -> %s\n", how[k], R(r));
+        r = syscall(SYS_wait4, c, &st, WNOHANG, NULL);
+        printf("%-65s -> %s\n", "  wait4 for that child again (it was reaped)", R(r));
+    }
+    r = syscall(SYS_kill, getpid(), 65);
+    printf("%-65s -> %s\n", "kill(self, 65)", R(r));
+    r = syscall(SYS_kill, (int)0x80000000, 0);
+    printf("%-65s -> %s\n", "kill(INT_MIN, 0)", R(r));
+    r = syscall(SYS_tkill, 0, 0);
+    printf("%-65s -> %s\n", "tkill(0, 0)", R(r));
+    r = syscall(SYS_tkill, -5, 0);
+    printf("%-65s -> %s\n", "tkill(-5, 0)", R(r));
+    r = syscall(SYS_tgkill, 0, getpid(), 0);
+    printf("%-65s -> %s\n", "tgkill(0, self, 0)", R(r));
+    r = syscall(SYS_tgkill, getpid(), 0, 0);
+    printf("%-65s -> %s\n", "tgkill(self, 0, 0)", R(r));
+    r = syscall(SYS_tgkill, getpid(), getpid(), -1);
+    printf("%-65s -> %s\n", "tgkill(self, self, -1)", R(r));
+    int ready[2];
+    if (pipe(ready)) return;
+    pid_t c = fork();
+    if (c == 0) {
+        if (write(ready[1], "x", 1) != 1) _exit(2);
+        for (;;) pause();
+    }
+    char ch;
+    if (read(ready[0], &ch, 1) != 1) return;
+    r = syscall(SYS_tgkill, c, getpid(), 0);
+    printf("%-65s -> %s\n", "tgkill(child, own tid, 0): thread not in that group", R(r));
+    r = syscall(SYS_tgkill, getpid(), c, 0);
+    printf("%-65s -> %s\n", "tgkill(self, child, 0): thread not in this group", R(r));
+    memset(&si, 0, sizeof si);
+    si.si_code = SI_USER;
+    r = syscall(SYS_rt_sigqueueinfo, c, 0, &si);
+    printf("%-65s -> %s\n", "rt_sigqueueinfo(child, 0, si_code SI_USER)", R(r));
+    r = syscall(SYS_rt_tgsigqueueinfo, c, c, 0, &si);
+    printf("%-65s -> %s\n", "rt_tgsigqueueinfo(child, child, 0, si_code SI_USER)", R(r));
+    si.si_code = SI_QUEUE;
+    r = syscall(SYS_rt_sigqueueinfo, c, 0, &si);
+    printf("%-65s -> %s\n", "rt_sigqueueinfo(child, 0, si_code SI_QUEUE)", R(r));
+    r = syscall(SYS_rt_sigqueueinfo, c, 0, unmapped);
+    printf("%-65s -> %s\n", "rt_sigqueueinfo(child, 0, info unmapped)", R(r));
+    kill(c, SIGKILL);
+    waitpid(c, &st, 0);
+    r = syscall(SYS_tgkill, c, c, 0);
+    printf("%-65s -> %s\n", "tgkill(reaped child, reaped child, 0)", R(r));
+    close(ready[0]);
+    close(ready[1]);
+}
+
 /* ---- processes killed while blocked ---- */
 static void describe(const char *label, int st)
 {
@@ -523,16 +727,22 @@ static void robust_list_calls(void)
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* a child killed by SIGSEGV: no core, whatever core_pattern says */
+    struct rlimit nocore = {0, 0};
+    setrlimit(RLIMIT_CORE, &nocore);
     unmapped = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     munmap(unmapped + 4096, 4096);
     unmapped += 4096;
     clone_table();
+    clone_pointers();
     clone3_table();
     futex_table();
+    futex_pi();
     robust_mutexes();
     hand_made_lists();
     killed_while_blocked();
     killed_threads();
     robust_list_calls();
+    wait_kill();
     return 0;
 }
