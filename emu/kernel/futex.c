@@ -354,17 +354,23 @@ static bool pi_hand_over(struct task *t, uint64_t uaddr, const struct futex_key 
 
 static int64_t futex_unlock_pi(struct task *t, uint64_t uaddr, bool shared)
 {
+    /* futex_unlock_pi(): the word is read (get_user: any alignment, read
+     * access) and its owner checked before the key is made or the word
+     * written, so a caller that does not own it gets EPERM even where the
+     * address is misaligned or read-only. */
+    uint32_t v;
+    if (!get_word(t, uaddr, &v))
+        return -EFAULT_LINUX;
+    if ((v & FUTEX_TID_MASK_LINUX) != (uint32_t)t->tid)
+        return -EPERM_LINUX;
     struct futex_key k;
     int r = get_key(t, uaddr, shared, &k);
     if (r)
         return r;
+    /* only the CPU holder runs: the word is still the one read above */
     uint32_t *p = word_ptr(t, uaddr);
     if (!p)
         return -EFAULT_LINUX;
-    uint32_t v;
-    memcpy(&v, p, 4);
-    if ((v & FUTEX_TID_MASK_LINUX) != (uint32_t)t->tid)
-        return -EPERM_LINUX;
     if (pi_hand_over(t, uaddr, &k, 0))
         return 0;
     uint32_t zero = 0;
