@@ -517,6 +517,44 @@ static void futex_pi(void)
 #undef PI
 }
 
+/* ---- futex on pages it may not write, or not even read ---- */
+static void futex_protections(void)
+{
+    int w = 0;
+    long r;
+    /* (A shared FUTEX_WAIT on a read-only private anonymous page is left
+     * out: Linux answers EFAULT, "a RO anonymous page will never change",
+     * and seccomp-emu, which does not tell file pages from anonymous ones,
+     * waits; see the report of issue 31.) */
+    int *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int *none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#define FP(label, ...)                                                                   \
+    do {                                                                                 \
+        r = fx(__VA_ARGS__);                                                             \
+        if (r < 0)                                                                       \
+            printf("futex  %-58s -> %s\n", label, R(r));                                 \
+        else                                                                             \
+            printf("futex  %-58s -> %ld\n", label, r);                                   \
+    } while (0)
+    FP("FUTEX_WAIT read-only page, *uaddr 0, val 1", ro, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
+    FP("FUTEX_WAIT PROT_NONE page", none, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+    FP("FUTEX_WAKE (shared) PROT_NONE page", none, FUTEX_WAKE, 1, NULL, NULL, 0);
+    FP("FUTEX_WAKE_OP uaddr2 read-only", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, ro,
+       FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 0));
+    FP("FUTEX_CMP_REQUEUE uaddr read-only, val3 matches", ro, FUTEX_CMP_REQUEUE_PRIVATE, 1,
+       (void *)1, &w, 0);
+    FP("FUTEX_LOCK_PI read-only page", ro, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FP("FUTEX_TRYLOCK_PI read-only page", ro, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FP("FUTEX_UNLOCK_PI read-only page, not the owner", ro, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL,
+       NULL, 0);
+    FP("FUTEX_UNLOCK_PI PROT_NONE page", none, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FP("FUTEX_UNLOCK_PI misaligned, not the owner", (char *)&w + 1, FUTEX_UNLOCK_PI_PRIVATE, 0,
+       NULL, NULL, 0);
+#undef FP
+    munmap(ro, 4096);
+    munmap(none, 4096);
+}
+
 /* ---- wait and kill used badly ---- */
 static void wait_kill(void)
 {
@@ -536,6 +574,10 @@ static void wait_kill(void)
     printf("%-65s -> %s\n", "waitid options 0", R(r));
     r = syscall(SYS_waitid, 3 /* P_PIDFD */, 999, &si, WEXITED, NULL);
     printf("%-65s -> %s\n", "waitid P_PIDFD fd 999", R(r));
+    r = syscall(SYS_waitid, P_PGID, 0x3fffff, &si, WEXITED, NULL);
+    printf("%-65s -> %s\n", "waitid P_PGID nobody has", R(r));
+    r = syscall(SYS_wait4, owner_tid, &st, __WALL, NULL);
+    printf("%-65s -> %s\n", "wait4(a thread of this process, __WALL)", R(r));
     static const char *how[] = {"wait4, status pointer unmapped", "wait4, rusage pointer unmapped",
                                 "waitid, infop unmapped"};
     for (int k = 0; k < 3; k++) {
@@ -553,6 +595,8 @@ static void wait_kill(void)
     printf("%-65s -> %s\n", "kill(self, 65)", R(r));
     r = syscall(SYS_kill, (int)0x80000000, 0);
     printf("%-65s -> %s\n", "kill(INT_MIN, 0)", R(r));
+    r = syscall(SYS_kill, -0x3fffff, 0);
+    printf("%-65s -> %s\n", "kill(-0x3fffff, 0): a group nobody leads", R(r));
     r = syscall(SYS_tkill, 0, 0);
     printf("%-65s -> %s\n", "tkill(0, 0)", R(r));
     r = syscall(SYS_tkill, -5, 0);
@@ -587,6 +631,12 @@ static void wait_kill(void)
     printf("%-65s -> %s\n", "rt_sigqueueinfo(child, 0, si_code SI_QUEUE)", R(r));
     r = syscall(SYS_rt_sigqueueinfo, c, 0, unmapped);
     printf("%-65s -> %s\n", "rt_sigqueueinfo(child, 0, info unmapped)", R(r));
+    void *hp = NULL;
+    size_t len = 0;
+    r = syscall(SYS_get_robust_list, c, &hp, &len);
+    printf("%-65s -> %s len %zu\n", "get_robust_list(live child, glibc registered it)", R(r), len);
+    r = syscall(SYS_get_robust_list, owner_tid, &hp, &len);
+    printf("%-65s -> %s len %zu\n", "get_robust_list(another thread of this process)", R(r), len);
     kill(c, SIGKILL);
     waitpid(c, &st, 0);
     r = syscall(SYS_tgkill, c, c, 0);
@@ -738,6 +788,7 @@ int main(void)
     clone3_table();
     futex_table();
     futex_pi();
+    futex_protections();
     robust_mutexes();
     hand_made_lists();
     killed_while_blocked();
