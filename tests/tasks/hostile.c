@@ -231,19 +231,19 @@ static long fx(void *uaddr, int op, unsigned val, const void *t, void *u2, unsig
 }
 struct kts { long tv_sec, tv_nsec; };
 
+/* one line per futex call: its errno's name, or what it returned */
+static void futex_line(const char *label, long r)
+{
+    if (r < 0)
+        printf("futex  %-58s -> %s\n", label, R(r));
+    else
+        printf("futex  %-58s -> %ld\n", label, r);
+}
+#define FX(label, ...) futex_line(label, fx(__VA_ARGS__))
+
 static void futex_table(void)
 {
     int w = 1, w2 = 0;
-    long r;
-#define FX(label, ...)                                                                   \
-    do {                                                                                 \
-        errno = 0;                                                                       \
-        r = fx(__VA_ARGS__);                                                             \
-        if (r < 0)                                                                       \
-            printf("futex  %-58s -> %s\n", label, R(r));                                \
-        else                                                                             \
-            printf("futex  %-58s -> %ld\n", label, r);                                   \
-    } while (0)
     FX("FUTEX_WAIT unmapped uaddr", unmapped, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
     FX("FUTEX_WAIT (shared) unmapped uaddr", unmapped, FUTEX_WAIT, 0, NULL, NULL, 0);
     FX("FUTEX_WAIT misaligned uaddr", (char *)&w + 2, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
@@ -293,10 +293,13 @@ static void futex_table(void)
     FX("FUTEX_WAKE_OP ADD 1, CMP_EQ 7", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &w2,
        FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 7));
     printf("futex  %-58s    *uaddr2 %d\n", "  after it", w2);
-#undef FX
 }
 
 /* ---- robust lists left behind by dying threads ---- */
+static void said(const char *label, int e) /* a pthread call's answer */
+{
+    printf("%s -> %s\n", label, e ? strerrorname_np(e) : "0");
+}
 static pthread_mutex_t rm1, rm2;
 static void *lock_and_exit(void *m)
 {
@@ -315,24 +318,24 @@ static void robust_mutexes(void)
     pthread_create(&th, NULL, lock_and_exit, &rm1);
     pthread_join(th, NULL);
     int e = pthread_mutex_lock(&rm1);
-    printf("robust mutex, owner thread exited: lock -> %s\n", e ? strerrorname_np(e) : "0");
+    said("robust mutex, owner thread exited: lock", e);
     e = pthread_mutex_consistent(&rm1);
-    printf("robust mutex: consistent -> %s\n", e ? strerrorname_np(e) : "0");
+    said("robust mutex: consistent", e);
     e = pthread_mutex_unlock(&rm1);
-    printf("robust mutex: unlock -> %s\n", e ? strerrorname_np(e) : "0");
+    said("robust mutex: unlock", e);
     e = pthread_mutex_lock(&rm1);
-    printf("robust mutex: lock again -> %s\n", e ? strerrorname_np(e) : "0");
+    said("robust mutex: lock again", e);
     pthread_mutex_unlock(&rm1);
 
     /* the next locker does not make it consistent: it becomes unusable */
     pthread_create(&th, NULL, lock_and_exit, &rm2);
     pthread_join(th, NULL);
     e = pthread_mutex_trylock(&rm2);
-    printf("robust mutex, owner thread exited: trylock -> %s\n", e ? strerrorname_np(e) : "0");
+    said("robust mutex, owner thread exited: trylock", e);
     e = pthread_mutex_unlock(&rm2);
-    printf("robust mutex: unlock without consistent -> %s\n", e ? strerrorname_np(e) : "0");
+    said("robust mutex: unlock without consistent", e);
     e = pthread_mutex_lock(&rm2);
-    printf("robust mutex: lock after that -> %s\n", e ? strerrorname_np(e) : "0");
+    said("robust mutex: lock after that", e);
 
     /* process-shared, in a shared mapping: the owner is a process killed
      * by SIGKILL while it holds the mutex */
@@ -354,10 +357,9 @@ static void robust_mutexes(void)
     int st;
     waitpid(c, &st, 0);
     e = pthread_mutex_lock(pm);
-    printf("shared robust mutex, owner process SIGKILLed: lock -> %s\n",
-           e ? strerrorname_np(e) : "0");
+    said("shared robust mutex, owner process SIGKILLed: lock", e);
     e = pthread_mutex_consistent(pm);
-    printf("shared robust mutex: consistent -> %s\n", e ? strerrorname_np(e) : "0");
+    said("shared robust mutex: consistent", e);
     pthread_mutex_unlock(pm);
     close(ready[0]);
     close(ready[1]);
@@ -436,6 +438,23 @@ static void clone_pointers(void)
     if (r > 0 && waitpid((pid_t)r, &st, 0) == r) describe("  the child", st);
 }
 
+/* A child process that waits until it is killed; returned once it runs. */
+static pid_t idle_child(void)
+{
+    int ready[2];
+    char ch;
+    if (pipe(ready)) return -1;
+    pid_t c = fork();
+    if (c == 0) {
+        if (write(ready[1], "x", 1) != 1) _exit(2);
+        for (;;) pause();
+    }
+    if (c > 0 && read(ready[0], &ch, 1) != 1) c = -1;
+    close(ready[0]);
+    close(ready[1]);
+    return c;
+}
+
 /* ---- PI futexes used badly ---- */
 static int owner_tid;
 static void *pi_owner_thread(void *a)
@@ -449,33 +468,27 @@ static void futex_pi(void)
 {
     int w = 0;
     int tid = (int)syscall(SYS_gettid);
-    long r;
-#define PI(label, ...)                                                                   \
-    do {                                                                                 \
-        r = fx(__VA_ARGS__);                                                             \
-        printf("futex  %-58s -> %s\n", label, R(r));                                     \
-    } while (0)
-    PI("FUTEX_LOCK_PI unmapped uaddr", unmapped, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    PI("FUTEX_LOCK_PI misaligned uaddr", (char *)&w + 1, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    PI("FUTEX_UNLOCK_PI unmapped uaddr", unmapped, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    PI("FUTEX_LOCK_PI|FUTEX_CLOCK_REALTIME", &w, FUTEX_LOCK_PI_PRIVATE | FUTEX_CLOCK_REALTIME,
+    FX("FUTEX_LOCK_PI unmapped uaddr", unmapped, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_LOCK_PI misaligned uaddr", (char *)&w + 1, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI unmapped uaddr", unmapped, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_LOCK_PI|FUTEX_CLOCK_REALTIME", &w, FUTEX_LOCK_PI_PRIVATE | FUTEX_CLOCK_REALTIME,
        0, NULL, NULL, 0);
     w = 0;
-    PI("FUTEX_UNLOCK_PI, word 0 (not the owner)", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    PI("FUTEX_TRYLOCK_PI, word 0", &w, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI, word 0 (not the owner)", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_TRYLOCK_PI, word 0", &w, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
     printf("futex  %-58s    word == tid: %s\n", "  after it", w == tid ? "yes" : "no");
-    PI("FUTEX_TRYLOCK_PI, word == own tid", &w, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    PI("FUTEX_LOCK_PI, word == own tid", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    PI("FUTEX_UNLOCK_PI, word == own tid", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_TRYLOCK_PI, word == own tid", &w, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_LOCK_PI, word == own tid", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI, word == own tid", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
     printf("futex  %-58s    word %#x\n", "  after it", (unsigned)w);
     w = 0x3ffffff0;
-    PI("FUTEX_LOCK_PI, word == a tid nobody has", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    PI("FUTEX_UNLOCK_PI, word == a tid nobody has", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_LOCK_PI, word == a tid nobody has", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI, word == a tid nobody has", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
     w = FUTEX_OWNER_DIED;
-    PI("FUTEX_LOCK_PI, word OWNER_DIED, no tid", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_LOCK_PI, word OWNER_DIED, no tid", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
     printf("futex  %-58s    word OWNER_DIED|tid: %s\n", "  after it",
            w == (FUTEX_OWNER_DIED | tid) ? "yes" : "no");
-    PI("FUTEX_UNLOCK_PI of it", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI of it", &w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
     printf("futex  %-58s    word %#x\n", "  after it", (unsigned)w);
     /* owned by a live thread that never lets go, and (shared word) by a
      * live process: an absolute realtime deadline in the past times out.
@@ -488,69 +501,49 @@ static void futex_pi(void)
         sched_yield();
     w = owner_tid;
     struct kts past = {1, 0};
-    PI("FUTEX_LOCK_PI, owner a live thread, deadline past", &w, FUTEX_LOCK_PI_PRIVATE, 0,
+    FX("FUTEX_LOCK_PI, owner a live thread, deadline past", &w, FUTEX_LOCK_PI_PRIVATE, 0,
        &past, NULL, 0);
     printf("futex  %-58s    FUTEX_WAITERS set: %s\n", "  after it",
            (w & FUTEX_WAITERS) ? "yes" : "no");
-    int ready[2];
-    if (pipe(ready)) return;
     int *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    pid_t c = fork();
-    if (c == 0) {
-        if (write(ready[1], "x", 1) != 1) _exit(2);
-        for (;;) pause();
-    }
-    char ch;
-    if (read(ready[0], &ch, 1) != 1) return;
+    pid_t c = idle_child();
+    if (c < 0) return;
     *sh = c;
-    PI("FUTEX_LOCK_PI (shared), owner a live process, deadline past", sh, FUTEX_LOCK_PI, 0,
+    FX("FUTEX_LOCK_PI (shared), owner a live process, deadline past", sh, FUTEX_LOCK_PI, 0,
        &past, NULL, 0);
     printf("futex  %-58s    FUTEX_WAITERS set: %s\n", "  after it",
            (*sh & FUTEX_WAITERS) ? "yes" : "no");
     kill(c, SIGKILL);
     waitpid(c, NULL, 0);
     munmap(sh, 4096);
-    close(ready[0]);
-    close(ready[1]);
     w = c; /* its tid is gone now */
-    PI("FUTEX_LOCK_PI, owner a reaped process", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-#undef PI
+    FX("FUTEX_LOCK_PI, owner a reaped process", &w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
 }
 
 /* ---- futex on pages it may not write, or not even read ---- */
 static void futex_protections(void)
 {
     int w = 0;
-    long r;
     /* (A shared FUTEX_WAIT on a read-only private anonymous page is left
      * out: Linux answers EFAULT, "a RO anonymous page will never change",
      * and seccomp-emu, which does not tell file pages from anonymous ones,
      * waits; see the report of issue 31.) */
     int *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     int *none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-#define FP(label, ...)                                                                   \
-    do {                                                                                 \
-        r = fx(__VA_ARGS__);                                                             \
-        if (r < 0)                                                                       \
-            printf("futex  %-58s -> %s\n", label, R(r));                                 \
-        else                                                                             \
-            printf("futex  %-58s -> %ld\n", label, r);                                   \
-    } while (0)
-    FP("FUTEX_WAIT read-only page, *uaddr 0, val 1", ro, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
-    FP("FUTEX_WAIT PROT_NONE page", none, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
-    FP("FUTEX_WAKE (shared) PROT_NONE page", none, FUTEX_WAKE, 1, NULL, NULL, 0);
-    FP("FUTEX_WAKE_OP uaddr2 read-only", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, ro,
+    FX("FUTEX_WAIT read-only page, *uaddr 0, val 1", ro, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
+    FX("FUTEX_WAIT PROT_NONE page", none, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_WAKE (shared) PROT_NONE page", none, FUTEX_WAKE, 1, NULL, NULL, 0);
+    FX("FUTEX_WAKE_OP uaddr2 read-only", &w, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, ro,
        FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 0));
-    FP("FUTEX_CMP_REQUEUE uaddr read-only, val3 matches", ro, FUTEX_CMP_REQUEUE_PRIVATE, 1,
+    FX("FUTEX_CMP_REQUEUE uaddr read-only, val3 matches", ro, FUTEX_CMP_REQUEUE_PRIVATE, 1,
        (void *)1, &w, 0);
-    FP("FUTEX_LOCK_PI read-only page", ro, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    FP("FUTEX_TRYLOCK_PI read-only page", ro, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    FP("FUTEX_UNLOCK_PI read-only page, not the owner", ro, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL,
+    FX("FUTEX_LOCK_PI read-only page", ro, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_TRYLOCK_PI read-only page", ro, FUTEX_TRYLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI read-only page, not the owner", ro, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL,
        NULL, 0);
-    FP("FUTEX_UNLOCK_PI PROT_NONE page", none, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
-    FP("FUTEX_UNLOCK_PI misaligned, not the owner", (char *)&w + 1, FUTEX_UNLOCK_PI_PRIVATE, 0,
+    FX("FUTEX_UNLOCK_PI PROT_NONE page", none, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI misaligned, not the owner", (char *)&w + 1, FUTEX_UNLOCK_PI_PRIVATE, 0,
        NULL, NULL, 0);
-#undef FP
     munmap(ro, 4096);
     munmap(none, 4096);
 }
@@ -607,15 +600,8 @@ static void wait_kill(void)
     printf("%-65s -> %s\n", "tgkill(self, 0, 0)", R(r));
     r = syscall(SYS_tgkill, getpid(), getpid(), -1);
     printf("%-65s -> %s\n", "tgkill(self, self, -1)", R(r));
-    int ready[2];
-    if (pipe(ready)) return;
-    pid_t c = fork();
-    if (c == 0) {
-        if (write(ready[1], "x", 1) != 1) _exit(2);
-        for (;;) pause();
-    }
-    char ch;
-    if (read(ready[0], &ch, 1) != 1) return;
+    pid_t c = idle_child();
+    if (c < 0) return;
     r = syscall(SYS_tgkill, c, getpid(), 0);
     printf("%-65s -> %s\n", "tgkill(child, own tid, 0): thread not in that group", R(r));
     r = syscall(SYS_tgkill, getpid(), c, 0);
@@ -641,8 +627,6 @@ static void wait_kill(void)
     waitpid(c, &st, 0);
     r = syscall(SYS_tgkill, c, c, 0);
     printf("%-65s -> %s\n", "tgkill(reaped child, reaped child, 0)", R(r));
-    close(ready[0]);
-    close(ready[1]);
 }
 
 /* ---- processes killed while blocked ---- */
