@@ -211,7 +211,7 @@ static int wake_op_apply(struct task *t, uint64_t uaddr, uint32_t encoded, bool 
     unsigned op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
     int32_t oparg = ((int32_t)(encoded << 8)) >> 20; /* sign_extend32(encoded >> 12, 11) */
     int32_t cmparg = ((int32_t)(encoded << 20)) >> 20;
-    if (encoded & (FUTEX_OP_OPARG_SHIFT_LINUX << 28)) {
+    if (encoded & ((uint32_t)FUTEX_OP_OPARG_SHIFT_LINUX << 28)) {
         oparg &= 31;
         oparg = (int32_t)(1u << oparg);
     }
