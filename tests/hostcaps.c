@@ -14,7 +14,10 @@
  *            return path checks it makes the return a #GP);
  *   avx      the CPU has AVX and the kernel enabled its state (CPUID
  *            AVX and OSXSAVE, XCR0 with SSE and YMM): signal frames then
- *            carry the YMM registers.
+ *            carry the YMM registers;
+ *   x86-64-v3  avx, and the rest of the x86-64-v3 level (AVX2, BMI1,
+ *            BMI2, FMA, F16C, LZCNT, MOVBE): what -march=x86-64-v3,
+ *            GOAMD64=v3 and target-cpu=x86-64-v3 builds execute.
  * A case whose native answer needs a missing capability is judged against
  * a recording of the kernel's answer instead.  Exit 0, or 2 if a probe
  * itself failed. */
@@ -82,6 +85,18 @@ static int avx(void)
     return (lo & 6) == 6;
 }
 
+static int x86_64_v3(void)
+{
+    unsigned a, b, c, d;
+    if (!avx() || !__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_FMA) || !(c & bit_F16C) ||
+        !(c & bit_MOVBE))
+        return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & bit_AVX2) || !(b & bit_BMI) ||
+        !(b & bit_BMI2))
+        return 0;
+    return __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_LZCNT);
+}
+
 int main(void)
 {
     /* the non-canonical rsp probe faults with no usable stack */
@@ -102,7 +117,8 @@ int main(void)
         perror("hostcaps: prctl(PR_SET_TSC)");
         return 2;
     }
-    printf("ia32 %s\ntsc-off %s\nnoncanon-rsp %s\navx %s\n", ia32() ? "yes" : "no",
-           t ? "yes" : "no", noncanon_rsp() ? "yes" : "no", avx() ? "yes" : "no");
+    printf("ia32 %s\ntsc-off %s\nnoncanon-rsp %s\navx %s\nx86-64-v3 %s\n",
+           ia32() ? "yes" : "no", t ? "yes" : "no", noncanon_rsp() ? "yes" : "no",
+           avx() ? "yes" : "no", x86_64_v3() ? "yes" : "no");
     return 0;
 }

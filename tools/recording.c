@@ -13,7 +13,8 @@
 
 #include <glib/gstdio.h>
 
-static const char *const capabilities[] = { "ia32", "tsc-off", "noncanon-rsp", "avx" };
+static const char *const capabilities[] = { "ia32", "tsc-off", "noncanon-rsp", "avx",
+                                                "x86-64-v3" };
 
 static gboolean elf_is_i386(const char *path)
 {
@@ -72,7 +73,7 @@ gchar *native_lacks(const char *probe, const char *program, char **needs, GError
             known |= strcmp(*n, capabilities[k]) == 0;
         if (!known) {
             g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                        "unknown capability %s (ia32, tsc-off, noncanon-rsp, avx)", *n);
+                        "unknown capability %s (ia32, tsc-off, noncanon-rsp, avx, x86-64-v3)", *n);
             g_ptr_array_free(want, TRUE);
             return NULL;
         }
