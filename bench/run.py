@@ -74,15 +74,13 @@ class Job:
     unmeasured warm-up (its inputs are written just before, so already in
     the page cache, and a run of seconds outlasts any frequency ramp; on
     this shared 2-core machine the warm-ups were a quarter of the run).
-    emu_may_fail: (status, why): a
-    seccomp-emu run ending so is shown in the table as what it is, not
-    counted as a bench failure (any other outcome still is).  cpu_needs:
+    cpu_needs:
     /proc/cpuinfo flags a native run needs.  quick: in --quick runs."""
 
     def __init__(self, name, group, guest, args, smoke_args, io="file", checksum_fd=1,
                  reps_factor=1, runners=("native", "qemu", "emu"), variants=None, note="",
                  bits=None, stdin=None, smoke_stdin=None, strict=True, checksum="printed",
-                 max_reps=None, emu_may_fail=None, cpu_needs=(), quick=True):
+                 max_reps=None, cpu_needs=(), quick=True):
         self.name, self.group, self.guest = name, group, guest
         self.args, self.smoke_args = args, smoke_args
         self.io, self.checksum_fd = io, checksum_fd
@@ -92,7 +90,7 @@ class Job:
         self.bits = bits or (32 if guest.endswith("32") else 64)
         self.stdin, self.smoke_stdin = stdin, smoke_stdin or stdin
         self.strict, self.checksum = strict, checksum
-        self.max_reps, self.emu_may_fail = max_reps, emu_may_fail
+        self.max_reps = max_reps
         self.cpu_needs, self.quick = cpu_needs, quick
 
 
@@ -173,12 +171,34 @@ def jobs():
                        max_reps=5,
                        note="Debian's liblua5.4.a (static): calls, tables, sort, strings "
                        "(8 rounds; a computed goto per bytecode)"))
-    # What a -march=x86-64-v3 build meets.  Unicorn's CPU (QEMU 5.0's TCG)
-    # has no AVX: today seccomp-emu's run ends in SIGILL, shown as such.
-    out.append(Job("scatter64M64-avx2", "isa", "scatter_avx2_64", ["64", "6"], ["1", "0"],
-                   max_reps=5, cpu_needs=("avx2", "bmi2", "fma"),
-                   emu_may_fail=(-SIGILL, "Unicorn's CPU (QEMU 5.0 TCG) has no AVX/AVX2 (issue 23)"),
-                   note="scatter64M64 built with -O3 -march=x86-64-v3 (AVX2 ymm loops)"))
+    # Four threads (static glibc pthreads, pre-strict personality): compute
+    # that scales with cores, and a barrier loop that is all futex traffic.
+    for bits in ("64", "32"):
+        out += [
+            Job("threads4-64M" + bits, "threads", "threads" + bits, ["64", "0", "4"],
+                ["1", "0", "4"], strict=False, max_reps=5,
+                note="4 threads scatter and hash their quarter of 64 MiB"),
+            Job("threads4-sync" + bits, "threads", "threads" + bits, ["1", "20000", "4"],
+                ["1", "100", "4"], strict=False, max_reps=5,
+                note="4 threads: 20,000 rounds of mutex + barrier (futex wait/wake)"),
+        ]
+    # What a distribution's x86-64-v3 build runs: the CPU-bound and memory
+    # jobs at -O3 -march=x86-64-v3 (AVX2 ymm loops, FMA, BMI2).
+    v3 = ("avx2", "bmi2", "fma")
+    out += [
+        Job("store64-v3", "isa", "store_v3_64", ["120"], ["1"], cpu_needs=v3,
+            note="store64 at -O3 -march=x86-64-v3"),
+        Job("interp64-v3", "isa", "interp_v3_64", ["150000"], ["200"], cpu_needs=v3,
+            note="interp64 at -O3 -march=x86-64-v3"),
+        Job("fp64-v3", "isa", "fp_v3_64", ["1000000"], ["1000"], cpu_needs=v3,
+            note="fp64 at -O3 -march=x86-64-v3 (FMA)"),
+        Job("scatter64M64-v3", "isa", "scatter_v3_64", ["64", "6"], ["1", "0"], max_reps=5,
+            cpu_needs=v3, note="scatter64M64 at -O3 -march=x86-64-v3 (AVX2 ymm loops)"),
+        Job("chase64M64-v3", "isa", "chase_v3_64", ["64", "4"], ["1", "0"], max_reps=5,
+            cpu_needs=v3, note="chase64M64 at -O3 -march=x86-64-v3"),
+        Job("hash48M64-v3", "isa", "hash_v3_64", ["3000"], ["50"], max_reps=5, cpu_needs=v3,
+            note="hash48M64 at -O3 -march=x86-64-v3"),
+    ]
     return out
 
 
@@ -521,29 +541,18 @@ def main():
                 n = min(n, job.max_reps)
             runs = {k[0]: [] for k in kinds}
             want_sum = None
-            emu_failed = None
             job_started = time.monotonic()
             print(f"bench: {job.name}: {len(kinds)} kinds x {n} runs", file=sys.stderr, flush=True)
             # One unmeasured warm-up of each kind (page cache, CPU frequency),
             # then the measured runs, the kinds in alternation.
             for rep in range(0 if job.max_reps and not opts.smoke else -1, n):
                 for label, argv, want_status in kinds:
-                    if label == "emu" and emu_failed:
-                        continue
                     r = spawn_once(measure, argv, job.io, tmpdir, stdin, job.checksum)
                     ok = r.status == want_status and r.checksum is not None
                     if want_sum is None and ok:
                         want_sum = r.checksum
                     if ok and r.checksum != want_sum:
                         ok = False
-                    if (not ok and label == "emu" and job.emu_may_fail
-                            and r.status == job.emu_may_fail[0]):
-                        # the known failure: shown in the table, the other
-                        # kinds still measured
-                        emu_failed = describe_status(r.status)
-                        notes.append(f"{job.name}: seccomp-emu {emu_failed} "
-                                     f"({job.emu_may_fail[1]}): {r.output.strip()[-200:]}")
-                        continue
                     if not ok:
                         failures.append(f"{job.name} [{label}]: {describe_status(r.status)} "
                                         f"(want {describe_status(want_status)}), checksum "
@@ -559,8 +568,6 @@ def main():
                      "stdin": f"{stdin_spec[0]}, {stdin_spec[1]} KiB" if stdin_spec else None,
                      "checksum": want_sum, "kinds": {},
                      "seconds": round(time.monotonic() - job_started, 1)}
-            if emu_failed:
-                entry["emu_failed"] = emu_failed
             for label, rs in runs.items():
                 if not rs:
                     continue
@@ -689,9 +696,7 @@ def evaluate(entry):
     entry["cpu_emu_vs_qemu"] = ratio(cpu("emu"), cpu("qemu"))
     mem_emu = med(entry, "emu", "max_maxrss_kb")
     mem_qemu = med(entry, "qemu", "max_maxrss_kb")
-    if entry.get("emu_failed"):
-        checks.append((f"runs at all ({entry['emu_failed']})", False, False))
-    if g in ("cpu", "memory", "real", "isa"):
+    if g in ("cpu", "memory", "real", "isa", "threads"):
         if entry["emu_vs_qemu"] is not None:
             checks.append(check(f"<= {CPU_VS_QEMU}x QEMU", entry["emu_vs_qemu"], CPU_VS_QEMU,
                                 entry["emu_vs_qemu_rounds"]))
@@ -750,7 +755,7 @@ def render(doc):
         if e["group"] == "feature":
             continue
         mem = "/".join(fmt_mb(med(e, k, "max_maxrss_kb")) for k in ("native", "qemu", "emu"))
-        emu_ms = e["emu_failed"].upper() if e.get("emu_failed") else fmt_ms(med(e, "emu"))
+        emu_ms = fmt_ms(med(e, "emu"))
         if e["group"] != group:
             group = e["group"]
             lines.append(f"| **{GROUP_TITLES.get(group, group)}** |||||||||||")
@@ -787,7 +792,8 @@ GROUP_TITLES = {
     "startup": "start-up",
     "memory": "large working sets (strict mode)",
     "real": "real programs, large inputs (pre-strict personality)",
-    "isa": "an AVX2 (x86-64-v3) build",
+    "threads": "four threads (static glibc pthreads, pre-strict personality)",
+    "isa": "x86-64-v3 builds (AVX2, FMA, BMI2)",
 }
 
 
