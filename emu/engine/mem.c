@@ -304,6 +304,59 @@ static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool 
     return OK;
 }
 
+/* Grow piece i by `extra` bytes in place, host memory included: where the
+ * host has the pages right after the piece's chunk free, they join the
+ * chunk and the engines map the piece whole again.  Linux merges the
+ * growth of a mapping (mremap, brk) into its VMA; without this every
+ * growth would be a piece of its own, and a program that grows an array a
+ * page at a time (busybox sort: thousands of mremaps) would leave the
+ * engines as many regions, each map and unmap costing time in their
+ * number.  false (nothing changed) when the host put the pages elsewhere,
+ * the piece does not end its chunk, or an engine refused. */
+static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
+{
+    struct vma *v = VMA(mm, i);
+    struct chunk *c = v->chunk;
+    if (v->shared || v->special || v->hidden ||
+        v->host + (v->end - v->start) != c->base + c->len ||
+        (mm->max_mapped && mm->mapped + extra > mm->max_mapped))
+        return false;
+    uint8_t *want = c->base + c->len;
+    void *got = mmap(want, extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+    if (got == MAP_FAILED)
+        return false;
+    if (got != want) {
+        munmap(got, extra);
+        return false;
+    }
+    uint64_t old_len = v->end - v->start;
+    guint k = 0;
+    for (; k < mm->engines->len; k++) {
+        uc_engine *uc = mm->engines->pdata[k];
+        if (uc_mem_unmap(uc, v->start, old_len) != UC_ERR_OK)
+            break;
+        if (uc_mem_map_ptr(uc, v->start, old_len + extra, mm_uc_prot(v->prot), v->host) !=
+            UC_ERR_OK) {
+            /* as it was; an engine that refuses even that fails the next access */
+            uc_mem_map_ptr(uc, v->start, old_len, mm_uc_prot(v->prot), v->host);
+            break;
+        }
+    }
+    if (k < mm->engines->len) {
+        while (k-- > 0) {
+            uc_engine *uc = mm->engines->pdata[k];
+            uc_mem_unmap(uc, v->start, old_len + extra);
+            uc_mem_map_ptr(uc, v->start, old_len, mm_uc_prot(v->prot), v->host);
+        }
+        munmap(want, extra);
+        return false;
+    }
+    c->len += extra;
+    v->end += extra;
+    mm->mapped += extra;
+    return true;
+}
+
 err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                    const char *name, uint8_t **host_out)
 {
@@ -783,9 +836,15 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
         }
         if ((r = remap_valid(mm, vi, old, old_len, new_len, false)))
             return r;
-        const struct vma *v = VMA(mm, vi);
-        if (v->end == old + old_len && old + new_len <= mm->limit &&
+        /* vma_expandable(): the pages after the mapping are free */
+        guint last = vi;
+        while (last + 1 < mm->vmas->len && VMA(mm, last)->end < old + old_len)
+            last++;
+        const struct vma *v = VMA(mm, last);
+        if (vma_run_end(mm, vi) == old + old_len && old + new_len <= mm->limit &&
             range_free(mm, old + old_len, new_len - old_len)) {
+            if (grow_piece(mm, last, new_len - old_len))
+                return (int64_t)old;
             err_t e = map_new(mm, old + old_len, new_len - old_len, v->prot, v->shared, v->name,
                               NULL);
             return e ? map_errno(e) : (int64_t)old;
@@ -861,6 +920,15 @@ uint64_t mm_brk(struct mm *mm, uint64_t want)
         if (new_top > mm->limit || !range_free(mm, old_top, new_top - old_top) ||
             !data_may_grow(mm, new_top - old_top))
             return mm->brk_cur;
+        /* do_brk_flags(): the growth joins the heap's VMA */
+        guint heap = old_top > mm->brk_start ? first_above(mm, old_top - 1) : mm->vmas->len;
+        if (heap < mm->vmas->len && VMA(mm, heap)->end == old_top &&
+            VMA(mm, heap)->name && !strcmp(VMA(mm, heap)->name, "[heap]") &&
+            VMA(mm, heap)->prot == (PROT_READ_LINUX | PROT_WRITE_LINUX) &&
+            grow_piece(mm, heap, new_top - old_top)) {
+            mm->brk_cur = want;
+            return want;
+        }
         err_t e = mm_map_fixed(mm, old_top, new_top - old_top,
                                PROT_READ_LINUX | PROT_WRITE_LINUX, "[heap]", NULL);
         if (e) {

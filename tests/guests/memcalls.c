@@ -1,7 +1,8 @@
 /* madvise's advice values and answers, mincore and membarrier, as the
  * kernel gives them on fresh anonymous mappings: private read-write,
- * read-only, PROT_NONE, shared, with holes, misaligned, wrapping.
- *   memcalls madvise | mincore | membarrier */
+ * read-only, PROT_NONE, shared, with holes, misaligned, wrapping; and a
+ * mapping grown a page at a time, as realloc grows one.
+ *   memcalls madvise | mincore | membarrier | grow */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -158,6 +159,38 @@ static void do_membarrier(void)
     show("GET_REGISTRATIONS", syscall(SYS_membarrier, 512, 0, 0));
 }
 
+/* realloc's pattern (busybox sort grows its line array so): mremap with
+ * MAYMOVE, a page more each time.  Linux moves the mapping once, to where
+ * there is room, and from there grows it in place; the data goes along. */
+static void do_grow(void)
+{
+    size_t len = 9 * PG;
+    char *p = map(len, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    unsigned moves = 0, first_move_at = 0, lost = 0;
+    for (unsigned i = 0; i < 256; i++) {
+        p[len - 1] = (char)i;
+        char *q = mremap(p, len, len + PG, MREMAP_MAYMOVE);
+        if (q == MAP_FAILED) {
+            show("mremap", -errno);
+            return;
+        }
+        if (q != p && !moves++)
+            first_move_at = i;
+        lost += q[len - 1] != (char)i;
+        p = q;
+        len += PG;
+    }
+    printf("256 growths: moved %u time(s), first at growth %u; data lost %u\n", moves,
+           first_move_at, lost);
+    /* and the heap, by brk, a page at a time */
+    char *top = (char *)syscall(SYS_brk, 0);
+    unsigned heap_fail = 0;
+    for (unsigned i = 1; i <= 256; i++)
+        heap_fail += syscall(SYS_brk, top + i * PG) != (long)(top + i * PG);
+    top[256 * PG - 1] = 1;
+    printf("brk grown 256 pages: %u refused\n", heap_fail);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -167,6 +200,8 @@ int main(int argc, char **argv)
         do_mincore();
     else if (!strcmp(c, "membarrier"))
         do_membarrier();
+    else if (!strcmp(c, "grow"))
+        do_grow();
     else
         return 2;
     return 0;
