@@ -25,7 +25,8 @@
  * it goes, so partial munmaps work with any host page size. */
 struct chunk {
     uint8_t *base;
-    size_t len;
+    size_t len;    /* host bytes mapped, room to grow included */
+    size_t used;   /* bytes ever given to a piece; beyond them, untouched zeros */
     unsigned refs;
 };
 
@@ -35,8 +36,24 @@ static struct chunk *chunk_new(size_t len)
     if (p == MAP_FAILED)
         return NULL;
     struct chunk *c = g_new(struct chunk, 1);
-    *c = (struct chunk){ p, len, 0 };
+    *c = (struct chunk){ p, len, len, 0 };
     return c;
+}
+
+/* A chunk for a mapping that is growing, with room for it to grow as much
+ * again (up to GROW_ROOM_MAX) without a new piece: host address space only,
+ * no memory until the guest touches it. */
+#define GROW_ROOM_MAX (64u << 20)
+
+static struct chunk *chunk_new_growing(size_t len, size_t room)
+{
+    room = MIN(room, GROW_ROOM_MAX);
+    struct chunk *c = room && len + room > len ? chunk_new(len + room) : NULL;
+    if (c) {
+        c->used = len;
+        return c;
+    }
+    return chunk_new(len);
 }
 
 static void chunk_unref(struct chunk *c)
@@ -167,6 +184,8 @@ err_t mm_copy(const struct mm *src, struct mm **out)
             c = g_hash_table_lookup(copies, v.chunk);
             if (!c) {
                 c = chunk_new(v.chunk->len);
+                if (c)
+                    c->used = v.chunk->used;
                 if (!c) {
                     g_hash_table_destroy(copies);
                     mm_unref(mm);
@@ -304,30 +323,37 @@ static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool 
     return OK;
 }
 
-/* Grow piece i by `extra` bytes in place, host memory included: where the
- * host has the pages right after the piece's chunk free, they join the
- * chunk and the engines map the piece whole again.  Linux merges the
- * growth of a mapping (mremap, brk) into its VMA; without this every
- * growth would be a piece of its own, and a program that grows an array a
- * page at a time (busybox sort: thousands of mremaps) would leave the
- * engines as many regions, each map and unmap costing time in their
- * number.  false (nothing changed) when the host put the pages elsewhere,
- * the piece does not end its chunk, or an engine refused. */
+/* Grow piece i by `extra` bytes in place, host memory included: into its
+ * chunk's room (chunk_new_growing), or where the host has the pages right
+ * after the chunk free; the engines then map the piece whole again.
+ * Linux merges the growth of a mapping (mremap, brk) into its VMA; without
+ * this every growth would be a piece of its own, and a program that grows
+ * an array a page at a time (busybox sort: thousands of mremaps) would
+ * leave the engines as many regions, each map and unmap costing time in
+ * their number.  false (nothing changed) when the piece does not end its
+ * chunk's used part, there is no room and the host put the pages
+ * elsewhere, or an engine refused. */
 static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
 {
     struct vma *v = VMA(mm, i);
     struct chunk *c = v->chunk;
     if (v->shared || v->special || v->hidden ||
-        v->host + (v->end - v->start) != c->base + c->len ||
+        v->host + (v->end - v->start) != c->base + c->used ||
         (mm->max_mapped && mm->mapped + extra > mm->max_mapped))
         return false;
-    uint8_t *want = c->base + c->len;
-    void *got = mmap(want, extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
-    if (got == MAP_FAILED)
-        return false;
-    if (got != want) {
-        munmap(got, extra);
-        return false;
+    uint8_t *more = NULL; /* host pages mapped here for this growth */
+    if (c->len - c->used < extra) {
+        if (c->used != c->len)
+            return false;
+        uint8_t *want = c->base + c->len;
+        void *got = mmap(want, extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+        if (got == MAP_FAILED)
+            return false;
+        if (got != want) {
+            munmap(got, extra);
+            return false;
+        }
+        more = want;
     }
     uint64_t old_len = v->end - v->start;
     guint k = 0;
@@ -348,13 +374,42 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
             uc_mem_unmap(uc, v->start, old_len + extra);
             uc_mem_map_ptr(uc, v->start, old_len, mm_uc_prot(v->prot), v->host);
         }
-        munmap(want, extra);
+        if (more)
+            munmap(more, extra);
         return false;
     }
-    c->len += extra;
+    if (more)
+        c->len += extra;
+    c->used += extra;
     v->end += extra;
     mm->mapped += extra;
     return true;
+}
+
+/* The growth of a mapping that could not grow in place: a piece whose
+ * chunk has room for the mapping to double (the run of pieces before it,
+ * `grown`, says how big it already is), so that realloc's pattern meets
+ * grow_piece's fast case from then on. */
+static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct vma *like,
+                        uint64_t grown)
+{
+    if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
+        return err_new("guest memory limit reached");
+    struct chunk *c = chunk_new_growing(len, PAGE_ALIGN_LINUX(MAX(len, grown)));
+    if (!c)
+        return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, host_strerror(errno));
+    struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .host = c->base,
+                     .chunk = c, .name = like->name, .shared = like->shared,
+                     .locked = like->locked };
+    err_t e = insert_piece(mm, v);
+    if (c->refs == 0) {
+        c->refs = 1;
+        chunk_unref(c);
+    }
+    if (e)
+        return e;
+    mm->mapped += len;
+    return OK;
 }
 
 err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
@@ -845,8 +900,9 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
             range_free(mm, old + old_len, new_len - old_len)) {
             if (grow_piece(mm, last, new_len - old_len))
                 return (int64_t)old;
-            err_t e = map_new(mm, old + old_len, new_len - old_len, v->prot, v->shared, v->name,
-                              NULL);
+            err_t e = v->shared ? map_new(mm, old + old_len, new_len - old_len, v->prot, true,
+                                          v->name, NULL)
+                                : map_growth(mm, old + old_len, new_len - old_len, v, old_len);
             return e ? map_errno(e) : (int64_t)old;
         }
         if (!(flags & MREMAP_MAYMOVE_LINUX))
@@ -922,15 +978,18 @@ uint64_t mm_brk(struct mm *mm, uint64_t want)
             return mm->brk_cur;
         /* do_brk_flags(): the growth joins the heap's VMA */
         guint heap = old_top > mm->brk_start ? first_above(mm, old_top - 1) : mm->vmas->len;
-        if (heap < mm->vmas->len && VMA(mm, heap)->end == old_top &&
-            VMA(mm, heap)->name && !strcmp(VMA(mm, heap)->name, "[heap]") &&
-            VMA(mm, heap)->prot == (PROT_READ_LINUX | PROT_WRITE_LINUX) &&
-            grow_piece(mm, heap, new_top - old_top)) {
+        bool joins = heap < mm->vmas->len && VMA(mm, heap)->end == old_top &&
+                     VMA(mm, heap)->name && !strcmp(VMA(mm, heap)->name, "[heap]") &&
+                     VMA(mm, heap)->prot == (PROT_READ_LINUX | PROT_WRITE_LINUX) &&
+                     !VMA(mm, heap)->shared;
+        if (joins && grow_piece(mm, heap, new_top - old_top)) {
             mm->brk_cur = want;
             return want;
         }
-        err_t e = mm_map_fixed(mm, old_top, new_top - old_top,
-                               PROT_READ_LINUX | PROT_WRITE_LINUX, "[heap]", NULL);
+        err_t e = joins ? map_growth(mm, old_top, new_top - old_top, VMA(mm, heap),
+                                     old_top - PAGE_ALIGN_LINUX(mm->brk_start))
+                        : mm_map_fixed(mm, old_top, new_top - old_top,
+                                       PROT_READ_LINUX | PROT_WRITE_LINUX, "[heap]", NULL);
         if (e) {
             err_free(e);
             return mm->brk_cur;
