@@ -402,9 +402,12 @@ def machine_info(emu, qemus):
             info["cpu"] = m.group(1).strip() if m else "?"
     except OSError:
         info["cpu"] = "?"
+    # the vendored engine (subprojects/unicorn), never the host's
     try:
-        info["unicorn"] = subprocess.run(["pkg-config", "--modversion", "unicorn"],
-                                         capture_output=True, text=True).stdout.strip()
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "subprojects",
+                               "unicorn", "README.seccomp-emu.md")) as f:
+            m = re.search(r"^- Version: tag `([^`]+)`", f.read(), re.M)
+        info["unicorn"] = (m.group(1) + " vendored, with our patches") if m else "?"
     except OSError:
         info["unicorn"] = "?"
     for bits, q in qemus.items():
