@@ -1,6 +1,6 @@
 /* The user-mode CPU state a signal frame saves and sigreturn restores:
  * general registers, segments, flags, x87/SSE.  Read from and written to
- * Unicorn in one place, so the frame code (abi/sigframe_*.c) deals only in
+ * Unicorn in one place, so the frame code (emu/kernel/sigframe_*.c) deals only in
  * this structure and guest memory. */
 #ifndef EMU_UCTX_H
 #define EMU_UCTX_H

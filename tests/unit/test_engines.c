@@ -1,5 +1,5 @@
 /* Two Unicorn engines in one process, as seccomp-emu has them: the guest's
- * and the scratch engine emu/fault.c opens at the first guest exception.
+ * and the scratch engine emu/entry/fault.c opens at the first guest exception.
  * Each must keep its own code generator's state.  Unicorn 2.1.1's arm64
  * code generator kept the address its translated blocks return through
  * (tb_ret_addr) in a file-static variable, so opening a second engine
