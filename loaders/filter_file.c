@@ -44,12 +44,7 @@ err_t filter_file_load(const char *path, struct bpf_program *out)
     if (!e)
         e = filter_decode((const uint8_t *)data, size, out);
     g_free(data);
-    if (e) {
-        err_t named = err_new("%s: %s", path, e);
-        err_free(e);
-        return err_printable(named);
-    }
-    return OK;
+    return input_named(path, e);
 }
 
 void bpf_program_free(struct bpf_program *p)

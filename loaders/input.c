@@ -152,3 +152,12 @@ err_t input_read(const char *path, size_t max, input_enough_fn enough, char **da
     *len = got;
     return OK;
 }
+
+err_t input_named(const char *path, err_t e)
+{
+    if (!e)
+        return OK;
+    err_t named = err_new("%s: %s", path, e);
+    err_free(e);
+    return err_printable(named);
+}

@@ -44,6 +44,11 @@ typedef size_t (*input_enough_fn)(const char *data, size_t len);
 err_t input_read(const char *path, size_t max, input_enough_fn enough, char **data,
                  size_t *len, enum input_failure *why);
 
+/* Takes e (OK passes through) and returns it as "PATH: e", one printable
+ * line: how the loaders whose parsers do not know the file's name report
+ * what was wrong with it. */
+err_t input_named(const char *path, err_t e);
+
 /* CLOCK_MONOTONIC nanoseconds by which every stream must end; until set,
  * INPUT_STREAM_SECONDS after the first read. */
 void input_set_deadline(int64_t deadline_ns);

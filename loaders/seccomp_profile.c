@@ -52,12 +52,7 @@ err_t seccomp_profile_load(const char *path, const struct profile_env *env,
     if (!e)
         e = seccomp_profile_compile(data, size, env, out, filter_flags, resolved);
     g_free(data);
-    if (e) {
-        err_t named = err_new("%s: %s", path, e);
-        err_free(e);
-        return err_printable(named);
-    }
-    return OK;
+    return input_named(path, e);
 }
 
 #ifndef HAVE_SECCOMP_PROFILE
