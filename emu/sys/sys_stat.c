@@ -8,7 +8,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "abi/bytes_le.h"
 #include "abi/linux.h"
+#include "abi/stat_linux.h"
 #include "emu/kernel/vfile.h"
 #include "emu/kernel/vfs.h"
 #include "emu/sys/sys.h"
@@ -54,55 +56,57 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
     return 0;
 }
 
-/* new_encode_dev(), as st_dev carries it to user space. */
+/* new_encode_dev(), as dev carries it to user space. */
 static uint64_t encode_dev(uint64_t major, uint64_t minor)
 {
     return (minor & 0xff) | (major << 8) | ((minor & ~0xffull) << 12);
 }
 
-#define P32(o, v) do { uint32_t _v = (uint32_t)(v); memcpy(b + (o), &_v, 4); } while (0)
-#define P64(o, v) do { uint64_t _v = (uint64_t)(v); memcpy(b + (o), &_v, 8); } while (0)
-#define P16(o, v) do { uint16_t _v = (uint16_t)(v); memcpy(b + (o), &_v, 2); } while (0)
-
-/* struct stat of x86_64 (arch/x86/include/uapi/asm/stat.h), 144 bytes. */
+/* x86_64's struct stat. */
 static int64_t put_stat64(struct task *t, uint64_t ubuf, const struct kstat *k)
 {
-    uint8_t b[144] = { 0 };
-    P64(0, encode_dev(k->dev_major, k->dev_minor));
-    P64(8, k->ino);
-    P64(16, k->nlink);
-    P32(24, k->mode);
-    P32(28, k->uid);
-    P32(32, k->gid);
-    P64(40, encode_dev(k->rdev_major, k->rdev_minor));
-    P64(48, k->size);
-    P64(56, k->blksize);
-    P64(64, k->blocks);
-    P64(72, k->atime); P64(80, k->atime_ns);
-    P64(88, k->mtime); P64(96, k->mtime_ns);
-    P64(104, k->ctime); P64(112, k->ctime_ns);
-    return mm_write(t->mm, ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    struct stat_64_linux b = { 0 };
+    put_le64(b.dev, encode_dev(k->dev_major, k->dev_minor));
+    put_le64(b.ino, k->ino);
+    put_le64(b.nlink, k->nlink);
+    put_le32(b.mode, k->mode);
+    put_le32(b.uid, k->uid);
+    put_le32(b.gid, k->gid);
+    put_le64(b.rdev, encode_dev(k->rdev_major, k->rdev_minor));
+    put_le64(b.size, k->size);
+    put_le64(b.blksize, k->blksize);
+    put_le64(b.blocks, k->blocks);
+    put_le64(b.atime, k->atime);
+    put_le64(b.atime_nsec, k->atime_ns);
+    put_le64(b.mtime, k->mtime);
+    put_le64(b.mtime_nsec, k->mtime_ns);
+    put_le64(b.ctime, k->ctime);
+    put_le64(b.ctime_nsec, k->ctime_ns);
+    return mm_write(t->mm, ubuf, &b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 
-/* struct stat64 of i386, 96 bytes, packed. */
+/* i386's struct stat64. */
 static int64_t put_stat64_ia32(struct task *t, uint64_t ubuf, const struct kstat *k)
 {
-    uint8_t b[96] = { 0 };
-    P64(0, encode_dev(k->dev_major, k->dev_minor));
-    P32(12, k->ino);
-    P32(16, k->mode);
-    P32(20, k->nlink);
-    P32(24, k->uid);
-    P32(28, k->gid);
-    P64(32, encode_dev(k->rdev_major, k->rdev_minor));
-    P64(44, k->size);
-    P32(52, k->blksize);
-    P64(56, k->blocks);
-    P32(64, k->atime); P32(68, k->atime_ns);
-    P32(72, k->mtime); P32(76, k->mtime_ns);
-    P32(80, k->ctime); P32(84, k->ctime_ns);
-    P64(88, k->ino);
-    return mm_write(t->mm, (uint32_t)ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    struct stat64_ia32_linux b = { 0 };
+    put_le64(b.dev, encode_dev(k->dev_major, k->dev_minor));
+    put_le32(b.ino32, (uint32_t)k->ino);
+    put_le32(b.mode, k->mode);
+    put_le32(b.nlink, (uint32_t)k->nlink);
+    put_le32(b.uid, k->uid);
+    put_le32(b.gid, k->gid);
+    put_le64(b.rdev, encode_dev(k->rdev_major, k->rdev_minor));
+    put_le64(b.size, k->size);
+    put_le32(b.blksize, (uint32_t)k->blksize);
+    put_le64(b.blocks, k->blocks);
+    put_le32(b.atime, (uint32_t)k->atime);
+    put_le32(b.atime_nsec, (uint32_t)k->atime_ns);
+    put_le32(b.mtime, (uint32_t)k->mtime);
+    put_le32(b.mtime_nsec, (uint32_t)k->mtime_ns);
+    put_le32(b.ctime, (uint32_t)k->ctime);
+    put_le32(b.ctime_nsec, (uint32_t)k->ctime_ns);
+    put_le64(b.ino, k->ino);
+    return mm_write(t->mm, (uint32_t)ubuf, &b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 
 static int64_t stat_into(struct task *t, int64_t fd, uint64_t ubuf, bool ia32)
@@ -123,21 +127,24 @@ static int64_t put_compat_stat(struct task *t, uint64_t ubuf, const struct kstat
     struct kstat k = *kp;
     if (k.size > UINT32_MAX || k.ino > UINT32_MAX)
         return -EOVERFLOW_LINUX; /* the old structure cannot say it */
-    uint8_t b[64] = { 0 };
-    P32(0, encode_dev(k.dev_major, k.dev_minor));
-    P32(4, k.ino);
-    P16(8, k.mode);
-    P16(10, k.nlink);
-    P16(12, k.uid > 0xffff ? 65534 : k.uid);
-    P16(14, k.gid > 0xffff ? 65534 : k.gid);
-    P32(16, encode_dev(k.rdev_major, k.rdev_minor));
-    P32(20, k.size);
-    P32(24, k.blksize);
-    P32(28, k.blocks);
-    P32(32, k.atime); P32(36, k.atime_ns);
-    P32(40, k.mtime); P32(44, k.mtime_ns);
-    P32(48, k.ctime); P32(52, k.ctime_ns);
-    return mm_write(t->mm, (uint32_t)ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    struct stat_ia32_linux b = { 0 };
+    put_le32(b.dev, (uint32_t)encode_dev(k.dev_major, k.dev_minor));
+    put_le32(b.ino, (uint32_t)k.ino);
+    put_le16(b.mode, (uint16_t)k.mode);
+    put_le16(b.nlink, (uint16_t)k.nlink);
+    put_le16(b.uid, k.uid > 0xffff ? 65534 : (uint16_t)k.uid);
+    put_le16(b.gid, k.gid > 0xffff ? 65534 : (uint16_t)k.gid);
+    put_le32(b.rdev, (uint32_t)encode_dev(k.rdev_major, k.rdev_minor));
+    put_le32(b.size, (uint32_t)k.size);
+    put_le32(b.blksize, (uint32_t)k.blksize);
+    put_le32(b.blocks, (uint32_t)k.blocks);
+    put_le32(b.atime, (uint32_t)k.atime);
+    put_le32(b.atime_nsec, (uint32_t)k.atime_ns);
+    put_le32(b.mtime, (uint32_t)k.mtime);
+    put_le32(b.mtime_nsec, (uint32_t)k.mtime_ns);
+    put_le32(b.ctime, (uint32_t)k.ctime);
+    put_le32(b.ctime_nsec, (uint32_t)k.ctime_ns);
+    return mm_write(t->mm, (uint32_t)ubuf, &b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(fstat_compat)
@@ -221,23 +228,28 @@ SYS(statx)
     int64_t r = path_kstat(t, (int)a[0], a[1], flags & ~AT_STATX_SYNC_TYPE_LINUX, &k);
     if (r < 0)
         return r;
-    uint8_t b[256] = { 0 };
-    P32(0, STATX_BASIC_STATS_LINUX);
-    P32(4, k.blksize);
-    P32(16, k.nlink);
-    P32(20, k.uid);
-    P32(24, k.gid);
-    P16(28, k.mode);
-    P64(32, k.ino);
-    P64(40, k.size);
-    P64(48, k.blocks);
-    P64(64, k.atime); P32(72, k.atime_ns);
-    P64(96, k.ctime); P32(104, k.ctime_ns);
-    P64(112, k.mtime); P32(120, k.mtime_ns);
-    P32(128, k.rdev_major); P32(132, k.rdev_minor);
-    P32(136, k.dev_major); P32(140, k.dev_minor);
+    struct statx_linux b = { 0 };
+    put_le32(b.stx_mask, STATX_BASIC_STATS_LINUX);
+    put_le32(b.stx_blksize, (uint32_t)k.blksize);
+    put_le32(b.stx_nlink, (uint32_t)k.nlink);
+    put_le32(b.stx_uid, k.uid);
+    put_le32(b.stx_gid, k.gid);
+    put_le16(b.stx_mode, (uint16_t)k.mode);
+    put_le64(b.stx_ino, k.ino);
+    put_le64(b.stx_size, k.size);
+    put_le64(b.stx_blocks, k.blocks);
+    put_le64(b.stx_atime.tv_sec, k.atime);
+    put_le32(b.stx_atime.tv_nsec, (uint32_t)k.atime_ns);
+    put_le64(b.stx_ctime.tv_sec, k.ctime);
+    put_le32(b.stx_ctime.tv_nsec, (uint32_t)k.ctime_ns);
+    put_le64(b.stx_mtime.tv_sec, k.mtime);
+    put_le32(b.stx_mtime.tv_nsec, (uint32_t)k.mtime_ns);
+    put_le32(b.stx_rdev_major, k.rdev_major);
+    put_le32(b.stx_rdev_minor, k.rdev_minor);
+    put_le32(b.stx_dev_major, k.dev_major);
+    put_le32(b.stx_dev_minor, k.dev_minor);
     uint64_t ubuf = uarg(t, a[4]);
-    return mm_write(t->mm, ubuf, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, ubuf, &b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
 
 int64_t host_tty_ioctl(struct task *t, int host, uint32_t cmd, uint64_t arg)
@@ -248,29 +260,33 @@ int64_t host_tty_ioctl(struct task *t, int host, uint32_t cmd, uint64_t arg)
         struct winsize ws;
         if (ioctl(host, TIOCGWINSZ, &ws) < 0)
             return -xlat_errno_to_linux(errno);
-        uint16_t w[4] = { ws.ws_row, ws.ws_col, ws.ws_xpixel, ws.ws_ypixel };
-        return mm_write(t->mm, arg, w, sizeof(w)) ? 0 : -EFAULT_LINUX;
+        struct winsize_linux w;
+        put_le16(w.ws_row, ws.ws_row);
+    put_le16(w.ws_col, ws.ws_col);
+        put_le16(w.ws_xpixel, ws.ws_xpixel);
+    put_le16(w.ws_ypixel, ws.ws_ypixel);
+        return mm_write(t->mm, arg, &w, sizeof(w)) ? 0 : -EFAULT_LINUX;
     }
-    /* TCGETS: struct termios of the kernel (not glibc's), 36 bytes. */
+    /* TCGETS: the kernel's struct termios. */
     struct termios tio;
     if (tcgetattr(host, &tio) < 0)
         return -xlat_errno_to_linux(errno);
-    uint8_t b[36] = { 0 };
+    struct termios_linux b = { 0 };
 #if defined(__linux__)
     /* Same flag values: copy them through. */
-    P32(0, tio.c_iflag);
-    P32(4, tio.c_oflag);
-    P32(8, tio.c_cflag);
-    P32(12, tio.c_lflag);
-    b[16] = tio.c_line;
-    memcpy(b + 17, tio.c_cc, 19);
+    put_le32(b.c_iflag, (uint32_t)tio.c_iflag);
+    put_le32(b.c_oflag, (uint32_t)tio.c_oflag);
+    put_le32(b.c_cflag, (uint32_t)tio.c_cflag);
+    put_le32(b.c_lflag, (uint32_t)tio.c_lflag);
+    b.c_line = tio.c_line;
+    memcpy(b.c_cc, tio.c_cc, sizeof(b.c_cc));
 #else
     /* Other hosts number the flags differently; the guest learns that the
      * descriptor is a terminal in a sane cooked mode. */
-    P32(0, 0x2d02);  /* ICRNL|IXON|IMAXBEL|IUTF8 ... */
-    P32(4, 0x5);     /* OPOST|ONLCR */
-    P32(8, 0xbf);    /* B38400|CS8|CREAD */
-    P32(12, 0x8a3b); /* ISIG|ICANON|ECHO|ECHOE|ECHOK|ECHOCTL|ECHOKE|IEXTEN */
+    put_le32(b.c_iflag, 0x2d02);  /* ICRNL|IXON|IMAXBEL|IUTF8 ... */
+    put_le32(b.c_oflag, 0x5);     /* OPOST|ONLCR */
+    put_le32(b.c_cflag, 0xbf);    /* B38400|CS8|CREAD */
+    put_le32(b.c_lflag, 0x8a3b);  /* ISIG|ICANON|ECHO|ECHOE|ECHOK|ECHOCTL|ECHOKE|IEXTEN */
 #endif
-    return mm_write(t->mm, arg, b, sizeof(b)) ? 0 : -EFAULT_LINUX;
+    return mm_write(t->mm, arg, &b, sizeof(b)) ? 0 : -EFAULT_LINUX;
 }
