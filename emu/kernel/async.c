@@ -336,17 +336,8 @@ err_t async_start(struct task *t)
     err_t e;
     if ((e = open_pipe(async_state.wake)) || (e = open_pipe(async_state.ctl)))
         return e;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(INTERRUPT_SIGNAL, &sa, NULL) != 0)
-        return err_new("sigaction(SIGURG): %s", host_strerror(errno));
-    sigset_t need;
-    sigemptyset(&need);
-    sigaddset(&need, INTERRUPT_SIGNAL);
-    if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
-        return err_new("pthread_sigmask: %s", host_strerror(errno));
+    if ((e = async_host_handler(INTERRUPT_SIGNAL, "SIGURG", on_interrupt)))
+        return e;
     GError *gerr = NULL;
     async_state.thread = g_thread_try_new("seccomp-emu timers", timer_thread, NULL, &gerr);
     if (!async_state.thread) {
@@ -360,6 +351,24 @@ err_t async_start(struct task *t)
     while (!async_state.ready)
         g_cond_wait(&async_state.ready_cond, &async_state.lock);
     g_mutex_unlock(&async_state.lock);
+    return OK;
+}
+
+err_t async_host_handler(int sig, const char *name, void (*handler)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sig, &sa, NULL) != 0)
+        return err_new("sigaction(%s): %s", name, host_strerror(errno));
+    if (handler == SIG_DFL || handler == SIG_IGN)
+        return OK;
+    sigset_t need;
+    sigemptyset(&need);
+    sigaddset(&need, sig);
+    if ((errno = pthread_sigmask(SIG_UNBLOCK, &need, NULL)) != 0)
+        return err_new("pthread_sigmask: %s", host_strerror(errno));
     return OK;
 }
 

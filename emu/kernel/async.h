@@ -43,6 +43,11 @@ err_t async_start(struct task *t);
  * seccomp-emu as it would end the process natively during execve. */
 err_t async_forward_signals(struct task *t);
 
+/* seccomp-emu's own handler for host signal `sig` (`name` for the error),
+ * unblocked in the calling thread; SIG_DFL or SIG_IGN just set.  The
+ * timer thread's interrupt and the set-up alarm (limits.c) use it. */
+err_t async_host_handler(int sig, const char *name, void (*handler)(int));
+
 /* The task holding the CPU, its engine stopped or inside a hook: turn
  * what was posted, for any process, into guest signals (or a limit's
  * SIGKILL). */

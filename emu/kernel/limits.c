@@ -377,17 +377,9 @@ err_t limits_start_clock(bool quiet)
                    "seccomp-emu: set-up (reading the inputs, compiling profiles, loading the "
                    "program) did not end within %d s\n", LIMITS_SETUP_SECONDS);
     clock_state.len = strlen(clock_state.line);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_setup_timeout;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGALRM, &sa, NULL) != 0)
-        return err_new("sigaction(SIGALRM): %s", host_strerror(errno));
-    sigset_t alrm;
-    sigemptyset(&alrm);
-    sigaddset(&alrm, SIGALRM);
-    if ((errno = pthread_sigmask(SIG_UNBLOCK, &alrm, NULL)) != 0)
-        return err_new("pthread_sigmask: %s", host_strerror(errno));
+    err_t e = async_host_handler(SIGALRM, "SIGALRM", on_setup_timeout);
+    if (e)
+        return e;
     struct itimerval it = { { 0, 0 }, { (time_t)(ns / 1000000000ll),
                                         (suseconds_t)(ns % 1000000000ll / 1000) } };
     if (!it.it_value.tv_sec && !it.it_value.tv_usec)
@@ -404,13 +396,7 @@ err_t limits_setup_done(void)
     struct itimerval off = { { 0, 0 }, { 0, 0 } };
     if (setitimer(ITIMER_REAL, &off, NULL) != 0)
         return err_new("setitimer: %s", host_strerror(errno));
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGALRM, &sa, NULL) != 0)
-        return err_new("sigaction(SIGALRM): %s", host_strerror(errno));
-    return OK;
+    return async_host_handler(SIGALRM, "SIGALRM", SIG_DFL);
 }
 
 err_t limits_setup(struct task *t)
