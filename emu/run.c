@@ -23,6 +23,14 @@
 #include "emu/kernel/signal.h"
 #include "emu/xlat.h"
 
+/* The engine stopped: take what the timer thread and host signals
+ * posted, then signal_resume() (*pc, *retry as it says). */
+static err_t deliver_pending(struct task *t, uint64_t *pc, bool *retry)
+{
+    async_take(t);
+    return signal_resume(t, pc, retry);
+}
+
 /* Faults Unicorn reports by ending emulation instead of through a hook.
  * Returns true when the guest can go on (an emulated instruction). */
 static bool fault_from_uc_error(struct task *t, uc_err e)
@@ -68,9 +76,8 @@ err_t run_guest(struct task *t, uint64_t start)
             if (t->state != TASK_RUNNING)
                 break;
             /* What came in meanwhile is seen before the next instruction. */
-            async_take(t);
             bool retry;
-            if ((err = signal_resume(t, &pc, &retry)))
+            if ((err = deliver_pending(t, &pc, &retry)))
                 return err;
             if (t->state != TASK_RUNNING)
                 break;
@@ -103,9 +110,8 @@ err_t run_guest(struct task *t, uint64_t start)
                 break;
         }
         /* Signals are delivered only here, with the engine stopped. */
-        async_take(t);
         bool retry;
-        if ((err = signal_resume(t, &pc, &retry)))
+        if ((err = deliver_pending(t, &pc, &retry)))
             return err;
         /* Handlers entered and left, sigreturn: the mask may have changed. */
         if ((err = async_job_control(t)))
