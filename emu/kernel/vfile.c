@@ -78,14 +78,46 @@ bool vfile_proc_dir(struct task *t, const char *path)
     return proc_dir_task(t, path, &rest) && (!*rest || !strcmp(rest, "/task"));
 }
 
+/* Every emulated file at its places; PID stands for the guest's process
+ * id.  /proc has more names for the same files (a tid, task/<tid>), which
+ * vfile_lookup() resolves and the drawn tree does not list. */
+static const struct {
+    const char *path;
+    enum vfile_id id;
+} places[] = {
+    { "/dev/null", VFILE_NULL },
+    { "/dev/zero", VFILE_ZERO },
+    { "/dev/urandom", VFILE_URANDOM },
+    { "/proc/self/status", VFILE_PROC_STATUS },
+    { "/proc/thread-self/status", VFILE_PROC_STATUS },
+    { "/proc/PID/status", VFILE_PROC_STATUS },
+    { "/proc/self/maps", VFILE_PROC_MAPS },
+    { "/proc/thread-self/maps", VFILE_PROC_MAPS },
+    { "/proc/PID/maps", VFILE_PROC_MAPS },
+    { THP_PMD_SIZE_PATH, VFILE_THP_PMD_SIZE },
+};
+
+size_t vfile_place_count(void)
+{
+    return G_N_ELEMENTS(places);
+}
+
+const char *vfile_place(size_t i, char *buf, size_t len, enum vfile_id *id)
+{
+    const char *path = places[i].path, *pid = strstr(path, "/PID/");
+    *id = places[i].id;
+    if (!pid)
+        return path;
+    g_snprintf(buf, len, "%.*s/%d/%s", (int)(pid - path), path, (int)getpid(), pid + 5);
+    return buf;
+}
+
 int vfile_lookup(struct task *t, const char *path, int32_t *tid)
 {
-    if (!strcmp(path, "/dev/null"))
-        return VFILE_NULL;
-    if (!strcmp(path, "/dev/zero"))
-        return VFILE_ZERO;
-    if (!strcmp(path, "/dev/urandom"))
-        return VFILE_URANDOM;
+    /* The files outside /proc have one name each. */
+    for (size_t i = 0; i < G_N_ELEMENTS(places); i++)
+        if (strncmp(places[i].path, "/proc/", 6) && !strcmp(path, places[i].path))
+            return (int)places[i].id;
     struct task *p = vfile_proc_task(t, path, "status");
     if (p) {
         *tid = p->tid;
@@ -96,8 +128,6 @@ int vfile_lookup(struct task *t, const char *path, int32_t *tid)
         *tid = p->tid;
         return VFILE_PROC_MAPS;
     }
-    if (!strcmp(path, THP_PMD_SIZE_PATH))
-        return VFILE_THP_PMD_SIZE;
     return -1;
 }
 

@@ -9,6 +9,7 @@
 #define EMU_KERNEL_VFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "emu/kernel/fdtable.h"
@@ -21,6 +22,13 @@ enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS, VFILE_
 
 /* Where the kernel's THP page size is read (VFILE_THP_PMD_SIZE). */
 #define THP_PMD_SIZE_PATH "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+
+/* The places the emulated files have in the guest's namespace, which
+ * emu/kernel/vfs.c draws as a tree: place i (< vfile_place_count()) is
+ * the file *id at the path returned, written into buf when it names the
+ * guest's process id (/proc/<pid>/status). */
+size_t vfile_place_count(void);
+const char *vfile_place(size_t i, char *buf, size_t len, enum vfile_id *id);
 
 /* The emulated file at `path` for task t, or -1; for a /proc file, *tid
  * gets the task it is about. */

@@ -153,32 +153,15 @@ static int grant_rooted_at(const char *path)
 
 /* ---- the drawn tree -------------------------------------------------- */
 
-/* The emulated files (vfile.c) that have a place in the tree; PID stands
- * for the guest's process id. */
-static const char *const vfile_paths[] = {
-    "/dev/null",        "/dev/zero",
-    "/dev/urandom",     "/proc/self/status",
-    "/proc/thread-self/status", "/proc/PID/status",
-    "/proc/self/maps",  "/proc/thread-self/maps",
-    "/proc/PID/maps",   THP_PMD_SIZE_PATH,
-};
-
-static const char *vfile_path(size_t i, char *buf, size_t len)
-{
-    const char *path = vfile_paths[i], *pid = strstr(path, "/PID/");
-    if (!pid)
-        return path;
-    g_snprintf(buf, len, "%.*s/%d/%s", (int)(pid - path), path, (int)getpid(), pid + 5);
-    return buf;
-}
-
-/* Which of vfile_paths[] `place` is, or -1. */
+/* Which emulated file `place` of the drawn tree is (enum vfile_id), or -1. */
 static int drawn_vfile(const char *place)
 {
     char buf[64];
-    for (size_t i = 0; i < G_N_ELEMENTS(vfile_paths); i++)
-        if (!strcmp(vfile_path(i, buf, sizeof(buf)), place))
-            return (int)i;
+    enum vfile_id id;
+    const char *path;
+    for (size_t i = 0; i < vfile_place_count(); i++)
+        if ((path = vfile_place(i, buf, sizeof(buf), &id)) && !strcmp(path, place))
+            return (int)id;
     return -1;
 }
 
@@ -187,9 +170,10 @@ static int drawn_vfile(const char *place)
  * covers it. */
 static bool drawn_leaf(size_t i, char *buf, size_t len, const char **path)
 {
-    size_t nv = G_N_ELEMENTS(vfile_paths);
+    size_t nv = vfile_place_count();
+    enum vfile_id id;
     if (i < nv) {
-        *path = vfile_path(i, buf, len);
+        *path = vfile_place(i, buf, len, &id);
         return true;
     }
     if (i - nv < grant_count()) {
