@@ -31,39 +31,6 @@ static err_t deliver_pending(struct task *t, uint64_t *pc, bool *retry)
     return signal_resume(t, pc, retry);
 }
 
-/* Faults Unicorn reports by ending emulation instead of through a hook.
- * Returns true when the guest can go on (an emulated instruction). */
-static bool fault_from_uc_error(struct task *t, uc_err e)
-{
-    uint64_t pc = cpu_pc(t->cpu);
-    switch (e) {
-    case UC_ERR_INSN_INVALID:
-        if (insn_emulate_invalid(t, pc))
-            return t->state == TASK_RUNNING;
-        exception_raise(t, X86_TRAP_UD_LINUX, pc, 0);
-        break;
-    case UC_ERR_READ_UNMAPPED:
-    case UC_ERR_WRITE_UNMAPPED:
-    case UC_ERR_FETCH_UNMAPPED:
-        exception_page_fault(t, pc, false, ACCESS_READ, NULL);
-        break;
-    case UC_ERR_READ_PROT:
-    case UC_ERR_WRITE_PROT:
-    case UC_ERR_FETCH_PROT:
-        exception_page_fault(t, pc, true, ACCESS_READ, NULL);
-        break;
-    case UC_ERR_READ_UNALIGNED:
-    case UC_ERR_WRITE_UNALIGNED:
-    case UC_ERR_FETCH_UNALIGNED:
-        exception_raise(t, X86_TRAP_AC_LINUX, pc, 0);
-        break;
-    default:
-        exception_raise(t, X86_TRAP_GP_LINUX, pc, 0);
-        break;
-    }
-    return false;
-}
-
 err_t run_guest(struct task *t, uint64_t start)
 {
     uint64_t pc = start;
@@ -98,8 +65,9 @@ err_t run_guest(struct task *t, uint64_t start)
         /* A fault a hook raised already, a precise page fault, or one that
          * only the engine's error reports (an instruction emulated on #UD
          * just goes on). */
-        if (e != UC_ERR_OK && !signal_fault_raised(t) && !fault_take(t, e))
-            fault_from_uc_error(t, e);
+        if (e != UC_ERR_OK && !signal_fault_raised(t) && !fault_take(t, e) &&
+            !(e == UC_ERR_INSN_INVALID && insn_emulate_invalid(t, cpu_pc(t->cpu))))
+            exception_engine_error(t, e, cpu_pc(t->cpu));
         if (t->state != TASK_RUNNING)
             break;
         /* A call the trap path left for here (it may wait, with the engine

@@ -9,26 +9,49 @@
 
 /* What Linux's trap handlers (arch/x86/kernel/traps.c, mm/fault.c) send
  * for each vector the guest can raise from user mode: the signal, its
- * si_code, and the trap number sigcontext records.  Vectors not listed
- * are #GP's row. */
+ * si_code, the trap number sigcontext records, and whether si_addr is the
+ * faulting instruction (the faults that name one) or 0 (the kernel's
+ * SI_KERNEL ones and the rest).  #PF's si_addr is the address accessed
+ * (exception_page_fault).  Vectors not listed are #GP's row. */
 struct exception_signal {
     int signo;
     int code;
     int trapno;
+    bool addr_is_pc;
 };
 
 static const struct exception_signal table[32] = {
-    [X86_TRAP_DE_LINUX] = { SIGFPE_LINUX, FPE_INTDIV_LINUX, X86_TRAP_DE_LINUX },
-    [X86_TRAP_DB_LINUX] = { SIGTRAP_LINUX, TRAP_BRKPT_LINUX, X86_TRAP_BP_LINUX },
-    [X86_TRAP_BP_LINUX] = { SIGTRAP_LINUX, SI_KERNEL_LINUX, X86_TRAP_BP_LINUX },
-    [X86_TRAP_UD_LINUX] = { SIGILL_LINUX, ILL_ILLOPN_LINUX, X86_TRAP_UD_LINUX },
-    [X86_TRAP_NP_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX },
-    [X86_TRAP_SS_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX },
-    [X86_TRAP_GP_LINUX] = { SIGSEGV_LINUX, SI_KERNEL_LINUX, X86_TRAP_GP_LINUX },
-    [X86_TRAP_PF_LINUX] = { SIGSEGV_LINUX, SEGV_MAPERR_LINUX, X86_TRAP_PF_LINUX },
-    [X86_TRAP_MF_LINUX] = { SIGFPE_LINUX, 0, X86_TRAP_MF_LINUX },
-    [X86_TRAP_AC_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX },
-    [X86_TRAP_XF_LINUX] = { SIGFPE_LINUX, 0, X86_TRAP_MF_LINUX },
+    [X86_TRAP_DE_LINUX] = { SIGFPE_LINUX, FPE_INTDIV_LINUX, X86_TRAP_DE_LINUX, true },
+    [X86_TRAP_DB_LINUX] = { SIGTRAP_LINUX, TRAP_BRKPT_LINUX, X86_TRAP_BP_LINUX, false },
+    [X86_TRAP_BP_LINUX] = { SIGTRAP_LINUX, SI_KERNEL_LINUX, X86_TRAP_BP_LINUX, true },
+    [X86_TRAP_UD_LINUX] = { SIGILL_LINUX, ILL_ILLOPN_LINUX, X86_TRAP_UD_LINUX, true },
+    [X86_TRAP_NP_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX, false },
+    [X86_TRAP_SS_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX, false },
+    [X86_TRAP_GP_LINUX] = { SIGSEGV_LINUX, SI_KERNEL_LINUX, X86_TRAP_GP_LINUX, false },
+    [X86_TRAP_PF_LINUX] = { SIGSEGV_LINUX, SEGV_MAPERR_LINUX, X86_TRAP_PF_LINUX, false },
+    [X86_TRAP_MF_LINUX] = { SIGFPE_LINUX, 0, X86_TRAP_MF_LINUX, true },
+    [X86_TRAP_AC_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX, false },
+    [X86_TRAP_XF_LINUX] = { SIGFPE_LINUX, 0, X86_TRAP_MF_LINUX, true },
+};
+
+/* The faults Unicorn reports only by ending emulation with an error, as
+ * the vector each stands for; any other error is #GP's.  The engine names
+ * no address, so si_addr is the instruction's, for a page fault too. */
+static const struct {
+    uc_err err;
+    unsigned vector;
+    bool mapped; /* #PF: a protection fault, not a missing page */
+} engine_errors[] = {
+    { UC_ERR_INSN_INVALID, X86_TRAP_UD_LINUX, false },
+    { UC_ERR_READ_UNMAPPED, X86_TRAP_PF_LINUX, false },
+    { UC_ERR_WRITE_UNMAPPED, X86_TRAP_PF_LINUX, false },
+    { UC_ERR_FETCH_UNMAPPED, X86_TRAP_PF_LINUX, false },
+    { UC_ERR_READ_PROT, X86_TRAP_PF_LINUX, true },
+    { UC_ERR_WRITE_PROT, X86_TRAP_PF_LINUX, true },
+    { UC_ERR_FETCH_PROT, X86_TRAP_PF_LINUX, true },
+    { UC_ERR_READ_UNALIGNED, X86_TRAP_AC_LINUX, false },
+    { UC_ERR_WRITE_UNALIGNED, X86_TRAP_AC_LINUX, false },
+    { UC_ERR_FETCH_UNALIGNED, X86_TRAP_AC_LINUX, false },
 };
 
 static const struct exception_signal *lookup(unsigned vector)
@@ -67,4 +90,23 @@ void exception_page_fault(struct task *t, uint64_t addr, bool mapped, enum acces
 void exception_int_n(struct task *t, uint8_t n)
 {
     exception_raise(t, X86_TRAP_GP_LINUX, 0, X86_GP_IDT_ERR_LINUX(n));
+}
+
+void exception_at(struct task *t, unsigned vector, uint64_t pc)
+{
+    exception_raise(t, vector, lookup(vector)->addr_is_pc ? pc : 0, 0);
+}
+
+void exception_engine_error(struct task *t, uc_err e, uint64_t pc)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(engine_errors); i++) {
+        if (engine_errors[i].err != e)
+            continue;
+        if (engine_errors[i].vector == X86_TRAP_PF_LINUX)
+            exception_page_fault(t, pc, engine_errors[i].mapped, ACCESS_READ, NULL);
+        else
+            exception_raise(t, engine_errors[i].vector, pc, 0);
+        return;
+    }
+    exception_raise(t, X86_TRAP_GP_LINUX, pc, 0);
 }

@@ -351,12 +351,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
         exception_int_n(t, (uint8_t)intno);
         return;
     }
-    /* si_addr: the instruction for the faults that name one, 0 for the
-     * kernel's SI_KERNEL ones (#GP, #NP, #SS, #AC and the rest). */
-    bool at_pc = intno == X86_TRAP_DE_LINUX || intno == X86_TRAP_BP_LINUX ||
-                 intno == X86_TRAP_UD_LINUX || intno == X86_TRAP_MF_LINUX ||
-                 intno == X86_TRAP_XF_LINUX;
-    exception_raise(t, intno, at_pc ? pc : 0, 0);
+    exception_at(t, intno, pc);
 }
 
 /* The sysenter a translation block ends with, decoded with Capstone from
