@@ -27,6 +27,14 @@ struct cpu {
     unsigned users;       /* tasks that run on it */
     bool insn_hook_on;    /* emu/kernel/limits.c: counting each instruction */
     uc_hook insn_hook;
+    /* emu/entry/fault.c: a TLB fill refused since the engine last started,
+     * which an exit with UC_ERR_EXCEPTION turns into the page fault. */
+    struct refused_fill {
+        bool pending;
+        uint64_t page;
+        uint64_t vaddr; /* the refused access's first byte in that page */
+        uc_mem_type type;
+    } refused_fill;
 };
 
 /* The task a hook acts for: hooks are registered with their cpu as the

@@ -1328,3 +1328,52 @@ void *mm_guard(void)
     }
     return guard;
 }
+
+/* The least the stack grows by.  It grows by its own size when that is
+ * more: each piece is a mapping of its own in the engine, whose memory view
+ * is rebuilt at every map, so pieces of a fixed size made deep recursion
+ * quadratic (100 MiB of stack took 13 s); doubling makes it a few dozen
+ * maps.  Host memory is spent only where the guest touches. */
+#define GROW_STEP (64 * 1024)
+#define STACK_GUARD_GAP STACK_GUARD_GAP_LINUX
+
+const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t top, uint64_t rlim,
+                          bool *was_stack)
+{
+    const struct vma *next = mm_next(mm, addr);
+    *was_stack = false;
+    if (!next || next->start <= addr || !vma_is_stack(next))
+        return "";
+    *was_stack = true;
+    uint64_t want = addr & ~(PAGE_SIZE_LINUX - 1);
+    if (rlim != RLIM_INFINITY_LINUX && top - want > rlim)
+        return "stack overflow: the stack would exceed RLIMIT_STACK";
+    if (want < 0x10000 || want < STACK_GUARD_GAP ||
+        !mm_range_free(mm, want - STACK_GUARD_GAP, STACK_GUARD_GAP))
+        return "stack overflow: the stack would run into another mapping";
+    /* More than asked (GROW_STEP), never past the limit or the guard gap. */
+    uint64_t stack_end = next->end;
+    for (const struct vma *v; (v = mm_find(mm, stack_end)) && vma_is_stack(v);)
+        stack_end = v->end;
+    uint64_t step = MAX((uint64_t)GROW_STEP, stack_end - next->start), low = want;
+    if (next->start >= step && next->start - step < low) {
+        uint64_t cand = next->start - step;
+        if (rlim != RLIM_INFINITY_LINUX && top - cand > rlim)
+            cand = top - (rlim & ~(PAGE_SIZE_LINUX - 1));
+        if (cand < low && cand >= STACK_GUARD_GAP &&
+            mm_range_free(mm, cand - STACK_GUARD_GAP, STACK_GUARD_GAP))
+            low = cand;
+    }
+    err_t e = mm_map_fixed(mm, low, next->start - low, next->prot, STACK_VMA_NAME, NULL);
+    if (e && low < want) {
+        /* The extra may be what RLIMIT_AS refuses: Linux charges only
+         * what the access needs. */
+        err_free(e);
+        e = mm_map_fixed(mm, want, next->start - want, next->prot, STACK_VMA_NAME, NULL);
+    }
+    if (e) {
+        err_free(e);
+        return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";
+    }
+    return NULL;
+}

@@ -7,8 +7,9 @@
  * instruction; the fill hook, which runs only on TLB misses, mirrors the
  * VMA table's permissions.  The hook sees only the page, so the exact
  * address is recovered by decoding the (now known) faulting instruction.
- * A fault just below the stack grows it, as Linux's expand_stack() does,
- * up to RLIMIT_STACK. */
+ * A fault just below the stack grows it (mm_grow_stack, emu/engine/mem.c).
+ * After an exception, the engine is made to forget it before it runs on
+ * (cpu_forget_exception, emu/engine/double_fault.c). */
 #include "emu/entry/fault.h"
 
 #include <capstone/capstone.h>
@@ -18,31 +19,22 @@
 #include "abi/signal_linux.h"
 #include "emu/entry/exception.h"
 #include "emu/engine/cpu.h"
+#include "emu/engine/double_fault.h"
 #include "emu/kernel/signal.h"
 
-#define STACK_GUARD_GAP STACK_GUARD_GAP_LINUX
-/* The least the stack grows by.  It grows by its own size when that is
- * more: each piece is a mapping of its own in the engine, whose memory view
- * is rebuilt at every map, so pieces of a fixed size made deep recursion
- * quadratic (100 MiB of stack took 13 s); doubling makes it a few dozen
- * maps.  Host memory is spent only where the guest touches. */
-#define GROW_STEP (64 * 1024)
-
+/* One decoder for the guest's width (every engine of a guest has it). */
 static struct {
-    bool pending; /* a fill was refused since the engine started */
-    uint64_t page;
-    uint64_t vaddr; /* the refused access's first byte in that page */
-    uc_mem_type type;
     csh cs;
-    bool cs_open;
-} fault_state;
+    bool open;
+} decoder;
 
 static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_entry *e,
                         void *user)
 {
     /* The engine's address space: a fill can come with no task on the
      * engine (Unicorn invalidating code while it closes). */
-    const struct vma *v = mm_find(((struct cpu *)user)->mm, vaddr);
+    struct cpu *c = user;
+    const struct vma *v = mm_find(c->mm, vaddr);
     /* seccomp-emu's own page (GDT, CPL 0 stubs) is kernel memory: the CPU
      * reads it at CPL 0 and for descriptor loads, while user loads and
      * stores meet nothing there, as above TASK_SIZE on Linux.  (User
@@ -72,10 +64,10 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
         /* Probes (instruction fetch across a page end) also land here and
          * raise nothing; only an engine exit with UC_ERR_EXCEPTION makes
          * this a fault. */
-        fault_state.pending = true;
-        fault_state.page = vaddr & ~(PAGE_SIZE_LINUX - 1);
-        fault_state.vaddr = vaddr;
-        fault_state.type = type;
+        c->refused_fill.pending = true;
+        c->refused_fill.page = vaddr & ~(PAGE_SIZE_LINUX - 1);
+        c->refused_fill.vaddr = vaddr;
+        c->refused_fill.type = type;
         return false;
     }
     e->paddr = vaddr & ~(PAGE_SIZE_LINUX - 1);
@@ -83,93 +75,11 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
     return true;
 }
 
-/* QEMU counts an exception as delivered, and forgets it for the
- * double-fault rule (env->old_exception = -1), only when it delivers it
- * through the IDT itself.  With the interrupt hook it never does: a second
- * #DE or #GP then becomes #DF, a third a triple fault.  No register API
- * reaches the field, so its offset in a saved context is found once, by
- * watching it take the values -1, 0 (#DE) and 8 (#DF) in a scratch
- * engine, and reset through a context save and restore after each
- * exception. */
-static int probe_last;
-
-static void probe_intr(uc_engine *uc, uint32_t intno, void *user)
-{
-    (void)user;
-    probe_last = (int)intno;
-    uc_emu_stop(uc);
-}
-
-static err_t find_old_exception(bool is64, long *offset)
-{
-    static const uint8_t code[] = { 0x31, 0xc9, 0xf7, 0xf1, 0xf4 }; /* xor ecx,ecx; div ecx */
-    uc_engine *uc;
-    err_t e = UC_TRY(uc_open(UC_ARCH_X86, is64 ? UC_MODE_64 : UC_MODE_32, &uc));
-    if (e)
-        return e;
-    uc_context *ctx[3] = { NULL, NULL, NULL };
-    uc_hook h;
-    size_t size = uc_context_size(uc);
-    if (!(e = UC_TRY(uc_mem_map(uc, 0x1000, 0x1000, UC_PROT_ALL))) &&
-        !(e = UC_TRY(uc_mem_write(uc, 0x1000, code, sizeof(code)))) &&
-        !(e = UC_TRY(uc_hook_add(uc, &h, UC_HOOK_INTR, (void *)probe_intr, NULL, 1, 0)))) {
-        for (int i = 0; i < 3 && !e; i++) {
-            if ((e = UC_TRY(uc_context_alloc(uc, &ctx[i]))))
-                break;
-            if (i > 0)
-                e = UC_TRY(uc_emu_start(uc, 0x1000, 0x1000 + sizeof(code) - 1, 0, 0));
-            if (!e)
-                e = UC_TRY(uc_context_save(uc, ctx[i]));
-        }
-    }
-    long found = -1;
-    int matches = 0;
-    if (!e && probe_last == 8) {
-        for (size_t off = 0; off + 4 <= size; off += 4) {
-            int32_t v[3];
-            for (int i = 0; i < 3; i++)
-                memcpy(&v[i], (const uint8_t *)ctx[i] + off, 4);
-            if (v[0] == -1 && v[1] == 0 && v[2] == 8) {
-                found = (long)off;
-                matches++;
-            }
-        }
-    }
-    for (int i = 0; i < 3; i++)
-        if (ctx[i])
-            uc_context_free(ctx[i]);
-    uc_close(uc);
-    if (e)
-        return e;
-    if (matches != 1)
-        return err_new("cannot locate the CPU's double-fault state in this Unicorn build");
-    *offset = found;
-    return OK;
-}
-
-static long old_exception_at = -1;
-static uc_context *scratch_ctx;
-
 /* Per task: the forgotten state is in the task's registers, which a task
  * switch saves and restores with the rest. */
 void fault_exception_taken(struct task *t)
 {
     t->exception_taken = true;
-}
-
-static err_t forget_exception(struct task *t)
-{
-    static const int32_t none = -1;
-    err_t e;
-    /* Found on first need: most programs never take an exception, and the
-     * probe's scratch engine costs half a millisecond of start-up. */
-    if (old_exception_at < 0 && ((e = find_old_exception(t->is64, &old_exception_at)) ||
-                                 (e = UC_TRY(uc_context_alloc(t->cpu->uc, &scratch_ctx)))))
-        return e;
-    if ((e = UC_TRY(uc_context_save(t->cpu->uc, scratch_ctx))))
-        return e;
-    memcpy((uint8_t *)scratch_ctx + old_exception_at, &none, 4);
-    return UC_TRY(uc_context_restore(t->cpu->uc, scratch_ctx));
 }
 
 err_t fault_install(struct cpu *c)
@@ -185,23 +95,23 @@ err_t fault_install(struct cpu *c)
         (e = UC_TRY(uc_ctl_mem_exit_check(c->uc, 0))))
         return e;
     /* One decoder for the guest's width (every engine of a guest has it). */
-    if (fault_state.cs_open)
+    if (decoder.open)
         return OK;
-    if (cs_open(CS_ARCH_X86, c->is64 ? CS_MODE_64 : CS_MODE_32, &fault_state.cs) != CS_ERR_OK)
+    if (cs_open(CS_ARCH_X86, c->is64 ? CS_MODE_64 : CS_MODE_32, &decoder.cs) != CS_ERR_OK)
         return err_new("capstone: cannot open an x86 decoder");
-    if (cs_option(fault_state.cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
+    if (cs_option(decoder.cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK)
         return err_new("capstone: no instruction details");
-    fault_state.cs_open = true;
+    decoder.open = true;
     return OK;
 }
 
 err_t fault_before_run(struct task *t)
 {
-    fault_state.pending = false;
+    t->cpu->refused_fill.pending = false;
     if (!t->exception_taken)
         return OK;
     t->exception_taken = false;
-    return forget_exception(t);
+    return cpu_forget_exception(t->cpu);
 }
 
 /* ---- the faulting address ---- */
@@ -306,7 +216,7 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, b
     if (!n || !mm_read(t->mm, pc, code, n))
         return page;
     cs_insn *insn = NULL;
-    if (cs_disasm(fault_state.cs, code, n, pc, 1, &insn) != 1)
+    if (cs_disasm(decoder.cs, code, n, pc, 1, &insn) != 1)
         return page;
     uint64_t addr = page, next = pc + insn->size;
     bool found = false;
@@ -357,52 +267,6 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, b
     return addr;
 }
 
-/* ---- stack growth ---- */
-
-/* expand_downwards(): an access below the stack, with nothing else between
- * it and the stack, makes the stack reach it, if RLIMIT_STACK (and
- * RLIMIT_AS) allow.  Returns why not, or NULL when it grew. */
-static const char *grow_stack(struct task *t, uint64_t addr, bool *was_stack)
-{
-    const struct vma *next = mm_next(t->mm, addr);
-    *was_stack = false;
-    if (!next || next->start <= addr || !vma_is_stack(next))
-        return "";
-    *was_stack = true;
-    uint64_t top = TASK_SIZE_LINUX(t->is64), want = addr & ~(PAGE_SIZE_LINUX - 1);
-    uint64_t rlim = t->group->rlim[RLIMIT_STACK_LINUX].cur;
-    if (rlim != RLIM_INFINITY_LINUX && top - want > rlim)
-        return "stack overflow: the stack would exceed RLIMIT_STACK";
-    if (want < 0x10000 || want < STACK_GUARD_GAP ||
-        !mm_range_free(t->mm, want - STACK_GUARD_GAP, STACK_GUARD_GAP))
-        return "stack overflow: the stack would run into another mapping";
-    /* More than asked (GROW_STEP), never past the limit or the guard gap. */
-    uint64_t stack_end = next->end;
-    for (const struct vma *v; (v = mm_find(t->mm, stack_end)) && vma_is_stack(v);)
-        stack_end = v->end;
-    uint64_t step = MAX((uint64_t)GROW_STEP, stack_end - next->start), low = want;
-    if (next->start >= step && next->start - step < low) {
-        uint64_t cand = next->start - step;
-        if (rlim != RLIM_INFINITY_LINUX && top - cand > rlim)
-            cand = top - (rlim & ~(PAGE_SIZE_LINUX - 1));
-        if (cand < low && cand >= STACK_GUARD_GAP &&
-            mm_range_free(t->mm, cand - STACK_GUARD_GAP, STACK_GUARD_GAP))
-            low = cand;
-    }
-    err_t e = mm_map_fixed(t->mm, low, next->start - low, next->prot, STACK_VMA_NAME, NULL);
-    if (e && low < want) {
-        /* The extra may be what RLIMIT_AS refuses: Linux charges only
-         * what the access needs. */
-        err_free(e);
-        e = mm_map_fixed(t->mm, want, next->start - want, next->prot, STACK_VMA_NAME, NULL);
-    }
-    if (e) {
-        err_free(e);
-        return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";
-    }
-    return NULL;
-}
-
 static bool canonical(uint64_t a)
 {
     uint64_t top = a >> 47;
@@ -421,11 +285,12 @@ void fault_user_kernel_page(struct task *t, uint64_t addr)
 
 bool fault_take(struct task *t, uc_err e)
 {
-    if (e != UC_ERR_EXCEPTION || !fault_state.pending)
+    struct refused_fill *fill = &t->cpu->refused_fill;
+    if (e != UC_ERR_EXCEPTION || !fill->pending)
         return false;
-    fault_state.pending = false;
+    fill->pending = false;
     bool stack;
-    uint64_t addr = exact_address(t, fault_state.page, fault_state.type, &stack);
+    uint64_t addr = exact_address(t, fill->page, fill->type, &stack);
     if (t->is64 && !canonical(addr)) {
         /* Real hardware refuses a non-canonical address before paging:
          * #SS through the stack segment, #GP otherwise. */
@@ -435,24 +300,25 @@ bool fault_take(struct task *t, uc_err e)
     /* The engine's own address is exact where an instruction reaches
      * memory through no one operand: the element a masked move or a gather
      * refused, which the operand's start and size do not tell. */
-    if (fault_state.type != UC_MEM_FETCH &&
-        (fault_state.vaddr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)) == (addr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)))
-        addr = fault_state.vaddr;
+    if (fill->type != UC_MEM_FETCH &&
+        (fill->vaddr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)) == (addr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)))
+        addr = fill->vaddr;
     const struct vma *v = mm_find(t->mm, addr);
     if (v && v->hidden)
         v = NULL; /* refused only to user accesses: not there for them */
     const char *why = NULL;
-    if (!v && fault_state.type != UC_MEM_FETCH) {
+    if (!v && fill->type != UC_MEM_FETCH) {
         bool was_stack;
-        why = grow_stack(t, addr, &was_stack);
+        why = mm_grow_stack(t->mm, addr, TASK_SIZE_LINUX(t->is64),
+                            t->group->rlim[RLIMIT_STACK_LINUX].cur, &was_stack);
         if (!why)
             return true; /* resume: the instruction runs again */
         if (!was_stack)
             why = NULL;
     }
     exception_page_fault(t, addr, v != NULL,
-                         fault_state.type == UC_MEM_WRITE   ? ACCESS_WRITE
-                         : fault_state.type == UC_MEM_FETCH ? ACCESS_FETCH
+                         fill->type == UC_MEM_WRITE   ? ACCESS_WRITE
+                         : fill->type == UC_MEM_FETCH ? ACCESS_FETCH
                                                   : ACCESS_READ,
                          why);
     return true;

@@ -1,8 +1,9 @@
 /* Two Unicorn engines in one process, as seccomp-emu has them: the guest's
- * and the scratch engine emu/entry/fault.c opens at the first guest exception.
- * Each must keep its own code generator's state.  Unicorn 2.1.1's arm64
- * code generator kept the address its translated blocks return through
- * (tb_ret_addr) in a file-static variable, so opening a second engine
+ * and the scratch engine emu/engine/double_fault.c opens at the first
+ * guest exception.  Each must keep its own code generator's state.
+ * Unicorn 2.1.1's arm64 code generator kept the address its translated
+ * blocks return through (tb_ret_addr) in a file-static variable, so
+ * opening a second engine
  * redirected the first engine's new blocks into the second's code buffer;
  * once that engine was closed, the first jumped into freed memory
  * (SIGSEGV on every arm64 host).  x86-64 hosts keep the address in the
