@@ -177,6 +177,9 @@
 #define ARCH_GET_FS_LINUX 0x1003
 #define ARCH_GET_GS_LINUX 0x1004
 
+/* scheduling policies (uapi/linux/sched.h) */
+#define SCHED_NORMAL_LINUX 0
+
 /* resource limits */
 #define RLIMIT_CPU_LINUX 0
 #define RLIMIT_FSIZE_LINUX 1

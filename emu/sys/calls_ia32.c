@@ -68,6 +68,8 @@ const struct syscall_desc sys_calls_ia32[] = {
     CALLF(142, _newselect, 5, "dpppp", select, SYS_BLOCKS),
     CALLF(145, readv, 3, "dpd", readv, SYS_BLOCKS),
     CALLF(146, writev, 3, "dpd", writev, SYS_BLOCKS),
+    CALL(155, sched_getparam, 2, "dp", sched_getparam),
+    CALL(157, sched_getscheduler, 1, "d", sched_getscheduler),
     CALLF(158, sched_yield, 0, "", sched_yield, SYS_BLOCKS),
     CALLF(162, nanosleep, 2, "pp", nanosleep, SYS_BLOCKS),
     CALL(163, mremap, 5, "puuxp", mremap),

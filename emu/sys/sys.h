@@ -85,6 +85,7 @@ SYS(exit_group);
 SYS(wait4); SYS(waitpid); SYS(waitid); SYS(getpid); SYS(gettid); SYS(getppid);
 SYS(set_tid_address); SYS(set_robust_list); SYS(get_robust_list); SYS(futex);
 SYS(futex_time64); SYS(sched_yield); SYS(sched_getaffinity); SYS(sched_setaffinity);
+SYS(sched_getscheduler); SYS(sched_getparam);
 SYS(getcpu); SYS(pipe); SYS(pipe2); SYS(eventfd); SYS(eventfd2);
 
 

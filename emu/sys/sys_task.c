@@ -376,15 +376,20 @@ static unsigned nr_cpus(void)
     return sched_host_cpus();
 }
 
+/* find_process_by_pid(), as the scheduler's calls look their target up:
+ * 0 is the caller, any other id a live task. */
+static bool sched_target_exists(int32_t pid)
+{
+    if (pid == 0)
+        return true;
+    struct task *p = pid > 0 ? task_lookup(pid) : NULL;
+    return p && !p->exited;
+}
+
 static int64_t affinity_target(struct task *t, int32_t pid)
 {
-    if (pid < 0)
-        return -ESRCH_LINUX;
-    if (pid == 0)
-        return 0;
-    struct task *p = task_lookup(pid);
-    return p && !p->exited ? 0 : -ESRCH_LINUX;
     (void)t;
+    return sched_target_exists(pid) ? 0 : -ESRCH_LINUX;
 }
 
 SYS(sched_getaffinity)
@@ -401,6 +406,34 @@ SYS(sched_getaffinity)
     if (!mm_write(t->mm, uarg(t, a[2]), &mask, ret))
         return -EFAULT_LINUX;
     return (int64_t)ret;
+}
+
+/* Every guest task is SCHED_NORMAL at priority 0: the policy calls that
+ * read it answer so, after the kernel's checks (a negative id first). */
+static int64_t policy_target(int32_t pid)
+{
+    if (pid < 0)
+        return -EINVAL_LINUX;
+    return sched_target_exists(pid) ? 0 : -ESRCH_LINUX;
+}
+
+SYS(sched_getscheduler)
+{
+    (void)t;
+    int64_t r = policy_target((int32_t)a[0]);
+    return r ? r : SCHED_NORMAL_LINUX;
+}
+
+SYS(sched_getparam)
+{
+    /* struct sched_param: one int, sched_priority, 0 for SCHED_NORMAL. */
+    if (!a[1])
+        return -EINVAL_LINUX;
+    int64_t r = policy_target((int32_t)a[0]);
+    if (r)
+        return r;
+    const uint8_t zero[4] = { 0 };
+    return mm_write(t->mm, uarg(t, a[1]), zero, sizeof(zero)) ? 0 : -EFAULT_LINUX;
 }
 
 SYS(sched_setaffinity)

@@ -3,11 +3,13 @@
  * qsort and sysconf(_SC_PHYS_PAGES) call.  Only what holds on any machine
  * is printed: the sizes themselves are the host's.  And /proc/self/maps,
  * where glibc's pthread_getattr_np (Rust's std at start-up) finds the
- * main thread's stack.
- *   machine thp | sysinfo | maps */
+ * main thread's stack.  And the scheduling policy glibc's
+ * pthread_getschedparam reads: SCHED_OTHER at priority 0.
+ *   machine thp | sysinfo | maps | sched */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -180,6 +182,22 @@ static void do_maps(void)
     show("write", write(fd, "x", 1));
 }
 
+static void do_sched(void)
+{
+    struct sched_param p = { .sched_priority = -1 };
+    show("sched_getscheduler(0)", syscall(SYS_sched_getscheduler, 0));
+    show("sched_getscheduler(self)", syscall(SYS_sched_getscheduler, getpid()));
+    show("sched_getscheduler(-1)", syscall(SYS_sched_getscheduler, -1));
+    show("sched_getscheduler(no task)", syscall(SYS_sched_getscheduler, 0x3fffffff));
+    show("sched_getparam(0)", syscall(SYS_sched_getparam, 0, &p));
+    printf("  sched_priority %d\n", p.sched_priority);
+    show("sched_getparam(self, NULL)", syscall(SYS_sched_getparam, getpid(), NULL));
+    show("sched_getparam(-1)", syscall(SYS_sched_getparam, -1, &p));
+    show("sched_getparam(no task)", syscall(SYS_sched_getparam, 0x3fffffff, &p));
+    show("sched_getparam(0, 16)", syscall(SYS_sched_getparam, 0, (void *)16));
+    show("sched_getparam(no task, 16)", syscall(SYS_sched_getparam, 0x3fffffff, (void *)16));
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -189,6 +207,8 @@ int main(int argc, char **argv)
         do_sysinfo();
     else if (!strcmp(c, "maps"))
         do_maps();
+    else if (!strcmp(c, "sched"))
+        do_sched();
     else
         return 2;
     return 0;
