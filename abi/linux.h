@@ -8,6 +8,7 @@
 
 /* errno values (asm-generic/errno-base.h, errno.h) */
 #define EPERM_LINUX 1
+#define E2BIG_LINUX 7
 #define ENOENT_LINUX 2
 #define ESRCH_LINUX 3
 #define EINTR_LINUX 4
@@ -49,6 +50,7 @@
 #define ESHUTDOWN_LINUX 108
 #define ECONNREFUSED_LINUX 111
 #define EHOSTUNREACH_LINUX 113
+#define EINPROGRESS_LINUX 115
 #define EDQUOT_LINUX 122
 #define EROFS_LINUX 30
 #define ELOOP_LINUX 40

@@ -141,8 +141,57 @@ struct seccomp_notif_sizes_linux {
     uint16_t seccomp_data;
 };
 _Static_assert(sizeof(struct seccomp_notif_sizes_linux) == 6, "notif sizes");
-#define SECCOMP_NOTIF_SIZE_LINUX 80
-#define SECCOMP_NOTIF_RESP_SIZE_LINUX 24
+
+/* User notification (seccomp.h): what RECV fills, what SEND and ADDFD
+ * read.  The same layout on both ABIs (explicit 64-bit fields), so the
+ * ioctl numbers are the same too. */
+struct seccomp_notif_linux {
+    uint64_t id;
+    uint32_t pid;
+    uint32_t flags;
+    struct seccomp_data_linux data;
+};
+_Static_assert(sizeof(struct seccomp_notif_linux) == 80, "seccomp_notif is 80 bytes");
+_Static_assert(offsetof(struct seccomp_notif_linux, data) == 16, "seccomp_notif.data @16");
+
+struct seccomp_notif_resp_linux {
+    uint64_t id;
+    int64_t val;
+    int32_t error;
+    uint32_t flags;
+};
+_Static_assert(sizeof(struct seccomp_notif_resp_linux) == 24, "seccomp_notif_resp is 24 bytes");
+_Static_assert(offsetof(struct seccomp_notif_resp_linux, error) == 16, "resp.error @16");
+
+struct seccomp_notif_addfd_linux {
+    uint64_t id;
+    uint32_t flags;
+    uint32_t srcfd;
+    uint32_t newfd;
+    uint32_t newfd_flags;
+};
+_Static_assert(sizeof(struct seccomp_notif_addfd_linux) == 24, "seccomp_notif_addfd is 24 bytes");
+#define SECCOMP_NOTIFY_ADDFD_SIZE_VER0_LINUX 24
+
+#define SECCOMP_NOTIF_SIZE_LINUX sizeof(struct seccomp_notif_linux)
+#define SECCOMP_NOTIF_RESP_SIZE_LINUX sizeof(struct seccomp_notif_resp_linux)
+
+#define SECCOMP_USER_NOTIF_FLAG_CONTINUE_LINUX (1u << 0)
+#define SECCOMP_ADDFD_FLAG_SETFD_LINUX (1u << 0)
+#define SECCOMP_ADDFD_FLAG_SEND_LINUX (1u << 1)
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP_LINUX (1u << 0)
+
+/* The listener's ioctls: _IOWR('!', 0, struct seccomp_notif) and so on
+ * (direction << 30 | size << 16 | '!' << 8 | nr). */
+#define SECCOMP_IOCTL_NOTIF_RECV_LINUX 0xc0502100u
+#define SECCOMP_IOCTL_NOTIF_SEND_LINUX 0xc0182101u
+#define SECCOMP_IOCTL_NOTIF_ID_VALID_LINUX 0x40082102u
+#define SECCOMP_IOCTL_NOTIF_ID_VALID_WRONG_DIR_LINUX 0x80082102u /* before 5.17's fix */
+#define SECCOMP_IOCTL_NOTIF_ADDFD_LINUX 0x40182103u
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS_LINUX 0x40082104u
+/* The extensible ones are matched without direction and size. */
+#define SECCOMP_IOCTL_EA_LINUX(cmd) ((cmd) & 0xffffu)
+#define SECCOMP_IOCTL_SIZE_LINUX(cmd) (((cmd) >> 16) & 0x3fffu)
 
 /* A 64-bit call number with this bit is an x32 call. */
 #define X32_SYSCALL_BIT_LINUX 0x40000000

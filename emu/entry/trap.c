@@ -12,6 +12,7 @@
 #include "emu/entry/fault.h"
 #include "emu/entry/port_io.h"
 #include "emu/kernel/seccomp.h"
+#include "emu/kernel/seccomp_notify.h"
 #include "emu/kernel/signal.h"
 #include "emu/sys/sys.h"
 #include "emu/entry/vdso_time.h"
@@ -138,10 +139,21 @@ void trap_finish_deferred(struct task *t)
     t->deferred.active = false;
     t->call_abi = dc.abi;
     const struct syscall_desc *d = dc.desc;
-    int64_t result = d->fn(t, dc.args);
+    struct notify_report rep;
+    bool run = true;
+    int64_t result = 0;
+    if (dc.notify) {
+        /* SECCOMP_RET_USER_NOTIF: the answer decides whether the call
+         * runs at all. */
+        dc.verdict.call = &dc.data;
+        run = seccomp_notify_wait(t, dc.notify, &dc.data, &result, &rep);
+        seccomp_filter_put(dc.notify);
+    }
+    if (run && t->state == TASK_RUNNING)
+        result = d ? d->fn(t, dc.args) : -ENOSYS_LINUX;
     struct trap_event ev = { .entry = dc.entry, .pc = dc.pc, .nr = dc.nr, .mode = dc.mode,
-                             .verdict = &dc.verdict, .result = result,
-                             .returned = t->state == TASK_RUNNING };
+                             .verdict = &dc.verdict, .notify = dc.notify ? &rep : NULL,
+                             .result = result, .returned = t->state == TASK_RUNNING };
     memcpy(ev.args, dc.args, sizeof(ev.args));
     observe(t, &ev);
     if (t->state != TASK_RUNNING)
@@ -221,8 +233,26 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
         case SECCOMP_RET_ERRNO_LINUX:
             result = -(int64_t)MIN(v.data, MAX_ERRNO_LINUX);
             break;
-        case SECCOMP_RET_TRACE_LINUX:      /* no tracer */
-        case SECCOMP_RET_USER_NOTIF_LINUX: /* nobody can answer: see FILTER notes */
+        case SECCOMP_RET_USER_NOTIF_LINUX: {
+            struct seccomp_filter *f = seccomp_verdict_filter(t, &v);
+            if (f->notif) {
+                /* The task waits for a supervisor, with the engine free
+                 * for the other tasks on it: the run loop asks, and makes
+                 * the call if the answer is CONTINUE. */
+                t->call_abi = abi;
+                t->deferred = (struct deferred_call){
+                    .active = true, .entry = e, .pc = pc, .nr = ev.nr, .abi = abi,
+                    .desc = sys_lookup(abi, ev.nr), .verdict = v, .mode = ev.mode,
+                    .notify = seccomp_filter_get(f), .data = sd };
+                memcpy(t->deferred.args, ev.args, sizeof(ev.args));
+                write_back(t, e, pc, pre, -ENOSYS_LINUX, &ev, user_sp, r);
+                uc_emu_stop(t->cpu->uc);
+                return;
+            }
+            result = -ENOSYS_LINUX; /* its listener is closed */
+            break;
+        }
+        case SECCOMP_RET_TRACE_LINUX: /* no tracer */
             result = -ENOSYS_LINUX;
             break;
         case SECCOMP_RET_TRAP_LINUX:

@@ -7,6 +7,8 @@
 #include "emu/status.h"
 #include "emu/kernel/task.h"
 
+struct notify_report;
+
 /* The hooks of the trap path on an engine (each new engine: exec, fork). */
 err_t trap_install(struct cpu *c);
 
@@ -29,6 +31,9 @@ struct trap_event {
     uint64_t args[6];
     int mode;               /* the mode the call was checked in */
     const struct verdict *verdict;
+    /* SECCOMP_RET_USER_NOTIF met a listener: the notification's story
+     * (emu/kernel/seccomp_notify.h); NULL otherwise. */
+    const struct notify_report *notify;
     int64_t result;         /* valid when the call returned */
     bool returned;
 };

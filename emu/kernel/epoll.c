@@ -14,7 +14,7 @@ struct eventpoll;
 struct epitem {
     struct eventpoll *ep;
     int fd;               /* the descriptor it was added under */
-    enum gfd_kind kind;   /* GFD_HOST, GFD_FILE or GFD_SECCOMP_LISTENER */
+    enum gfd_kind kind;   /* GFD_HOST or GFD_FILE */
     int host;             /* GFD_HOST */
     struct file *file;    /* GFD_FILE: watched, not held (Linux's epitem holds none) */
     struct file_watch watch;
@@ -86,10 +86,6 @@ static bool item_alive(const struct epitem *epi)
     switch (epi->kind) {
     case GFD_HOST:
         return fdtable_names_host(epi->ep->ft, epi->host);
-    case GFD_SECCOMP_LISTENER: {
-        const struct gfd *g = fdtable_get(epi->ep->ft, epi->fd);
-        return g && g->kind == GFD_SECCOMP_LISTENER;
-    }
     default:
         return true; /* struct file: removed by its watch */
     }
@@ -248,8 +244,7 @@ static struct epitem *ep_find(struct eventpoll *ep, const struct gfd *g, int fd)
     for (guint i = 0; i < ep->items->len; i++) {
         struct epitem *epi = ep->items->pdata[i];
         struct gfd ig = item_gfd(epi);
-        if (epi->fd == fd && (epi->kind == GFD_SECCOMP_LISTENER ? g->kind == epi->kind
-                                                                : same_file(&ig, g)))
+        if (epi->fd == fd && same_file(&ig, g))
             return epi;
     }
     return NULL;

@@ -21,7 +21,6 @@ enum gfd_kind {
     GFD_NONE,
     GFD_HOST,
     GFD_PROC_SECCOMP,
-    GFD_SECCOMP_LISTENER, /* SECCOMP_FILTER_FLAG_NEW_LISTENER's descriptor */
     GFD_VIRTUAL,          /* a read-only emulated file (/proc/self/status, /dev/zero) */
     GFD_FILE,             /* an emulated kernel object: struct file */
     GFD_GRANT,            /* an open file of the namespace: struct ofile */
@@ -64,6 +63,9 @@ struct file_ops {
     /* fstat's st_mode and st_ino (a pipe is S_IFIFO, an eventfd an
      * anonymous inode). */
     void (*stat)(struct file *f, uint32_t *mode, uint64_t *ino);
+    /* ioctl(2) commands of its own (NULL: -ENOTTY); `arg` is already
+     * cut to the caller's ABI. */
+    int64_t (*ioctl)(struct task *t, struct file *f, uint32_t cmd, uint64_t arg);
     /* The last descriptor for this open file is gone. */
     void (*release)(struct file *f);
 };

@@ -104,7 +104,6 @@ static struct task *dup_task(struct task *t, const struct clone_request *rq)
     c->cap_permitted = t->cap_permitted;
     c->cap_inheritable = t->cap_inheritable;
     c->cap_bounding = t->cap_bounding;
-    c->has_listener = t->has_listener;
     c->tsc_off = t->tsc_off;
     memcpy(c->tls, t->tls, sizeof(c->tls));
     memcpy(c->comm, t->comm, sizeof(c->comm));

@@ -36,10 +36,6 @@ unsigned poll_gfd(const struct gfd *g)
         return poll_host_now(g->host);
     case GFD_FILE:
         return g->file->ops->poll ? g->file->ops->poll(g->file) : DEFAULT_POLLMASK_LINUX;
-    case GFD_SECCOMP_LISTENER:
-        /* seccomp_notify_poll: no notification can wait for a listener
-         * while its only task is the caller, and the filter is in use. */
-        return 0;
     case GFD_GRANT: /* a granted file or directory: no ->poll */
     case GFD_VIRTUAL:
     case GFD_PROC_SECCOMP:
@@ -74,8 +70,6 @@ bool poll_gfd_can_poll(const struct gfd *g)
     }
     case GFD_FILE:
         return g->file->ops->poll != NULL;
-    case GFD_SECCOMP_LISTENER:
-        return true;
     case GFD_GRANT:        /* regular files and directories of the grants */
     case GFD_VIRTUAL:      /* /proc/self/status, /dev/null, /dev/zero, /dev/urandom */
     case GFD_PROC_SECCOMP: /* the seed's /proc file */

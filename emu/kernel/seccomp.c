@@ -7,6 +7,7 @@
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
 #include "emu/kernel/observe.h"
+#include "emu/kernel/seccomp_notify.h"
 #include "emu/kernel/task.h"
 
 bpf_step_fn seccomp_bpf_step;
@@ -123,26 +124,58 @@ static bool may_assign_mode(const struct task *t, enum seccomp_mode mode)
     return t->mode == MODE_DISABLED || t->mode == mode;
 }
 
-static void filter_free(gpointer p)
+struct seccomp_filter *seccomp_filter_get(struct seccomp_filter *f)
 {
-    struct seccomp_filter *f = p;
+    f->refs++;
+    return f;
+}
+
+void seccomp_filter_put(struct seccomp_filter *f)
+{
     if (--f->refs > 0)
         return;
     g_free(f->prog);
     g_free(f);
 }
 
+/* A task's chain lets go of one filter: __seccomp_filter_orphan() tells
+ * the listener's pollers once no task can meet it any more (POLLHUP). */
+static void filter_unuse(gpointer p)
+{
+    struct seccomp_filter *f = p;
+    if (--f->users == 0)
+        waitq_wake(&f->wqh, -1);
+    seccomp_filter_put(f);
+}
+
+static GPtrArray *chain_new(void) { return g_ptr_array_new_with_free_func(filter_unuse); }
+
+static void chain_add(GPtrArray *chain, struct seccomp_filter *f)
+{
+    f->users++;
+    g_ptr_array_add(chain, seccomp_filter_get(f));
+}
+
 GPtrArray *seccomp_filters_copy(const GPtrArray *filters)
 {
     if (!filters)
         return NULL;
-    GPtrArray *copy = g_ptr_array_new_with_free_func(filter_free);
-    for (guint i = 0; i < filters->len; i++) {
-        struct seccomp_filter *f = filters->pdata[i];
-        f->refs++;
-        g_ptr_array_add(copy, f);
-    }
+    GPtrArray *copy = chain_new();
+    for (guint i = 0; i < filters->len; i++)
+        chain_add(copy, filters->pdata[i]);
     return copy;
+}
+
+void seccomp_filter_release(struct task *t)
+{
+    if (t->filters)
+        g_ptr_array_unref(t->filters);
+    t->filters = NULL;
+}
+
+struct seccomp_filter *seccomp_verdict_filter(const struct task *t, const struct verdict *v)
+{
+    return t->filters->pdata[v->filters_run - 1 - v->winner];
 }
 
 /* The other threads TSYNC acts on: every one of the caller's process that
@@ -194,7 +227,6 @@ static void sync_threads(struct task *t, enum strict_via via)
         o->filters = seccomp_filters_copy(t->filters);
         if (!o->filter_rets)
             o->filter_rets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        o->has_listener = t->has_listener;
         if (t->no_new_privs)
             o->no_new_privs = true;
         if (o->mode == MODE_DISABLED) {
@@ -203,6 +235,16 @@ static void sync_threads(struct task *t, enum strict_via via)
                                                   .via = via });
         }
     }
+}
+
+/* has_duplicate_listener(): one listener per chain, inherited filters
+ * included; a filter whose listener was closed has none any more. */
+static bool has_duplicate_listener(const struct task *t)
+{
+    for (guint i = 0; t->filters && i < t->filters->len; i++)
+        if (((const struct seccomp_filter *)t->filters->pdata[i])->notif)
+            return true;
+    return false;
 }
 
 /* seccomp_attach_filter() with the checks of seccomp_set_mode_filter()
@@ -215,7 +257,7 @@ static int attach_filter(struct task *t, const struct sock_filter_linux *prog, s
     if (!may_assign_mode(t, MODE_FILTER))
         return -EINVAL_LINUX;
     bool listener = flags & SECCOMP_FILTER_FLAG_NEW_LISTENER_LINUX;
-    if (listener && t->has_listener)
+    if (listener && has_duplicate_listener(t))
         return -EBUSY_LINUX;
     /* The path limit counts eBPF instructions, 4 more per older filter. */
     size_t ebpf_len = bpf_ebpf_len(prog, len);
@@ -230,18 +272,17 @@ static int attach_filter(struct task *t, const struct sock_filter_linux *prog, s
             return (flags & SECCOMP_FILTER_FLAG_TSYNC_ESRCH_LINUX) ? -ESRCH_LINUX : failed;
     }
     if (!t->filters) {
-        t->filters = g_ptr_array_new_with_free_func(filter_free);
+        t->filters = chain_new();
         t->filter_rets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     }
     struct seccomp_filter *f = g_new0(struct seccomp_filter, 1);
-    f->refs = 1;
     f->prog = g_memdup2(prog, len * sizeof(*prog));
     f->len = len;
     f->ebpf_len = ebpf_len;
     f->log = flags & SECCOMP_FILTER_FLAG_LOG_LINUX;
-    g_ptr_array_add(t->filters, f);
-    if (listener)
-        t->has_listener = true;
+    f->wait_killable_recv = flags & SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV_LINUX;
+    waitq_init(&f->wqh);
+    chain_add(t->filters, f);
     int from = t->mode;
     t->mode = MODE_FILTER;
     observe_mode(t, &(struct mode_event){ .from = from, .to = MODE_FILTER, .via = via });
@@ -328,21 +369,16 @@ static int64_t set_mode_filter(struct task *t, unsigned flags, uint64_t uprog,
     int fd = -1;
     if (listener) {
         /* The listener descriptor is taken before the filter is attached
-         * and given back if attaching fails. */
+         * (EMFILE first); nothing else takes one in between. */
         fd = fdtable_alloc(t->fds);
         if (fd < 0)
             return fd;
-        fdtable_install(t->fds, fd, (struct gfd){ .kind = GFD_SECCOMP_LISTENER, .cloexec = true });
     }
     int r = attach_filter(t, prog, len, flags, via);
-    if (listener) {
-        if (r) {
-            fdtable_close(t->fds, fd);
-            return r;
-        }
-        return fd;
-    }
-    return r;
+    if (r || !listener)
+        return r;
+    seccomp_notify_listen(t, t->filters->pdata[t->filters->len - 1], fd);
+    return fd;
 }
 
 /* seccomp_get_action_avail() */

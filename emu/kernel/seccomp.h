@@ -54,6 +54,14 @@ const char *seccomp_action_name(uint32_t action);
 /* A task's own array of the same filters (clone, fork): each filter is
  * shared, counted. */
 GPtrArray *seccomp_filters_copy(const GPtrArray *filters);
+/* release_task(): the task's chain goes, and with it its use of each
+ * filter (a listener sees POLLHUP once nobody uses its filter). */
+void seccomp_filter_release(struct task *t);
+struct seccomp_filter;
+struct seccomp_filter *seccomp_filter_get(struct seccomp_filter *f);
+void seccomp_filter_put(struct seccomp_filter *f);
+/* The filter whose value decided a filtered verdict. */
+struct seccomp_filter *seccomp_verdict_filter(const struct task *t, const struct verdict *v);
 
 /* Turn strict mode on: one way, and the time-stamp counter goes off. */
 void seccomp_enter_strict(struct task *t);

@@ -154,6 +154,7 @@ void thread_group_put(struct thread_group *g)
 
 void task_release(struct task *t)
 {
+    seccomp_filter_release(t);
     g_hash_table_remove(table(), GINT_TO_POINTER(t->tid));
     struct thread_group *g = t->group;
     g_queue_remove(&g->threads, t);

@@ -51,12 +51,18 @@ struct filter_origin {
  * changed once attached, and shared by the tasks that inherit it
  * (clone, fork, TSYNC), counted by `refs`. */
 struct seccomp_filter {
-    unsigned refs;
+    unsigned refs;   /* task chains, a listener, a waiting notification */
+    unsigned users;  /* task chains only: 0 once no task can meet it (POLLHUP) */
     struct sock_filter_linux *prog;
     size_t len;      /* classic instructions */
     size_t ebpf_len; /* what the kernel's path limit counts */
     bool log;        /* SECCOMP_FILTER_FLAG_LOG */
+    bool wait_killable_recv; /* SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV */
     const struct filter_origin *origin; /* NULL: the guest attached it */
+    /* NEW_LISTENER's state (emu/kernel/seccomp_notify.c); NULL without a
+     * listener, and again once its last descriptor is closed. */
+    struct seccomp_notification *notif;
+    struct waitq wqh; /* the listener's readers and pollers */
 };
 
 /* Which kernel seccomp-emu plays. */
@@ -112,6 +118,11 @@ struct deferred_call {
     const void *desc; /* struct syscall_desc */
     struct verdict verdict;
     int mode;         /* the seccomp mode it was checked in */
+    /* SECCOMP_RET_USER_NOTIF with a listener: the filter that asked (one
+     * reference) and what its notification carries; the call waits for
+     * the answer before it runs, if it runs at all. */
+    struct seccomp_filter *notify;
+    struct seccomp_data_linux data;
 };
 
 struct task {
@@ -139,7 +150,6 @@ struct task {
      * filters without no_new_privs. */
     uint64_t cap_effective, cap_permitted, cap_inheritable, cap_bounding;
     unsigned release[3];   /* the kernel release uname reports (--kernel=linux:X.Y.Z) */
-    bool has_listener;     /* a NEW_LISTENER filter is attached */
     bool tsc_off;          /* CR4.TSD: strict mode turned the time-stamp counter off */
     const struct abi *call_abi; /* ABI of the call being served: compat
                                    structures for int $0x80 from 64-bit code */

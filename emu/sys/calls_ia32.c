@@ -34,7 +34,7 @@ const struct syscall_desc sys_calls_ia32[] = {
     CALL(48, signal, 2, "dx", signal),
     CALL(49, geteuid, 0, "", geteuid),
     CALL(50, getegid, 0, "", getegid),
-    CALL(54, ioctl, 3, "dIx", ioctl),
+    CALLF(54, ioctl, 3, "dIx", ioctl, SYS_BLOCKS),
     CALL(55, fcntl, 3, "dcx", fcntl),
     CALL(63, dup2, 2, "dd", dup2),
     CALL(64, getppid, 0, "", getppid),

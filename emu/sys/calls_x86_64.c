@@ -24,7 +24,7 @@ const struct syscall_desc sys_calls_x86_64[] = {
     CALL(13, rt_sigaction, 4, "dppu", rt_sigaction),
     CALL(14, rt_sigprocmask, 4, "dppu", rt_sigprocmask),
     CALL(15, rt_sigreturn, 0, "", rt_sigreturn),
-    CALL(16, ioctl, 3, "dIx", ioctl),
+    CALLF(16, ioctl, 3, "dIx", ioctl, SYS_BLOCKS),
     CALLF(17, pread64, 4, "dBul", pread64, SYS_BLOCKS),
     CALLF(18, pwrite64, 4, "dbul", pwrite64, SYS_BLOCKS),
     CALLF(19, readv, 3, "dpd", readv, SYS_BLOCKS),

@@ -171,8 +171,6 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
             return seccomp_proc_write(t, buf, count);
         return seccomp_proc_read(t, &g->pos, buf, count);
     }
-    if (g->kind == GFD_SECCOMP_LISTENER)
-        return -EINVAL_LINUX; /* the listener has no read or write */
     if (g->kind == GFD_VIRTUAL) {
         if (offset >= 0 && g->vfile == VFILE_PROC_STATUS)
             return -ESPIPE_LINUX; /* seq_file reads only in order here */
@@ -505,13 +503,22 @@ SYS(ioctl)
         case FIONREAD_LINUX: {
             int64_t n = pipe_unread(g->file);
             if (n < 0)
-                return -ENOTTY_LINUX;
+                break;
             int32_t v = (int32_t)n;
             return mm_write(t->mm, arg, &v, 4) ? 0 : -EFAULT_LINUX;
         }
         default:
-            return -ENOTTY_LINUX;
+            break;
         }
+        /* The file's own (vfs_ioctl), which may wait: it keeps the file
+         * for the call, as fdget does, whoever closes the descriptor. */
+        struct file *f = g->file;
+        if (!f->ops->ioctl)
+            return -ENOTTY_LINUX;
+        file_get(f);
+        int64_t r = f->ops->ioctl(t, f, cmd, arg);
+        file_put(f);
+        return r;
     }
     if (g->kind != GFD_HOST)
         return -ENOTTY_LINUX;
