@@ -199,6 +199,7 @@ static void eventpoll_release(struct file *f)
 
 static const struct file_ops eventpoll_ops = {
     .name = "epoll",
+    .link = "anon_inode:[eventpoll]",
     .poll = eventpoll_poll,
     .poll_host = eventpoll_poll_host,
     .stat = eventpoll_stat,

@@ -81,8 +81,7 @@ static bool host_named_anywhere(int host)
     return false;
 }
 
-/* What a name held goes with it. */
-static void gfd_release(struct gfd was)
+void gfd_put(struct gfd was)
 {
     if (was.kind == GFD_FILE) {
         file_put(was.file);
@@ -108,7 +107,7 @@ void fdtable_unref(struct fdtable *ft)
     for (int i = 0; i < FD_MAX_GUEST; i++) {
         struct gfd was = ft->fd[i];
         ft->fd[i] = (struct gfd){ .kind = GFD_NONE };
-        gfd_release(was);
+        gfd_put(was);
     }
     g_free(ft);
 }
@@ -211,6 +210,6 @@ int fdtable_close(struct fdtable *ft, int64_t fd)
         return -EBADF_LINUX;
     struct gfd was = *g;
     *g = (struct gfd){ .kind = GFD_NONE };
-    gfd_release(was);
+    gfd_put(was);
     return 0;
 }

@@ -50,6 +50,9 @@ struct guest_iovec {
  * clamped to MAX_RW_COUNT. */
 struct file_ops {
     const char *name; /* for diagnostics and traces: "pipe", "eventfd", "epoll" */
+    /* What /proc/<pid>/fd/<n> shows for an anonymous inode, where it is
+     * not "anon_inode:[<name>]"; pipes and sockets show their inode. */
+    const char *link;
     int64_t (*read)(struct task *t, struct file *f, const struct guest_iovec *iov, int n);
     int64_t (*write)(struct task *t, struct file *f, const struct guest_iovec *iov, int n);
     /* Readiness, for the poll family: the POLL*_LINUX events that hold
@@ -130,6 +133,9 @@ void fdtable_install(struct fdtable *ft, int fd, struct gfd g);
 /* A second name for what `g` names (dup): the copy holds its own
  * reference. */
 struct gfd gfd_dup(const struct gfd *g);
+/* What a name held goes with it (a name no table holds: one in flight in
+ * an SCM_RIGHTS message). */
+void gfd_put(struct gfd was);
 int fdtable_close(struct fdtable *ft, int64_t fd);
 /* Is host descriptor `host` still a guest descriptor's? */
 bool fdtable_names_host(const struct fdtable *ft, int host);

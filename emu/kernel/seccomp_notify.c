@@ -2,6 +2,9 @@
 
 #include <string.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/random.h> /* getentropy */
+#endif
 
 #include "abi/linux.h"
 #include "abi/poll_linux.h"
@@ -26,7 +29,20 @@ struct knotif {
     bool addfd_sent; /* completed by ADDFD with FLAG_SEND */
     bool detached;   /* answered by the listener's release */
     int32_t receiver;
+    GQueue addfd;    /* struct kaddfd *: descriptors for the task to install */
     struct waitq ready; /* the task waits here for the answer */
+};
+
+/* struct seccomp_kaddfd: one ADDFD, on the supervisor's host stack while
+ * it waits for the target to install the descriptor in its own table. */
+struct kaddfd {
+    struct gfd file;  /* the supervisor's srcfd (a reference) */
+    uint32_t ioctl_flags;
+    bool cloexec, setfd;
+    int fd;           /* SETFD's number */
+    int ret;          /* the target's answer */
+    bool done;
+    struct waitq completion;
 };
 
 /* struct notification: a listener's side of a filter. */
@@ -192,34 +208,10 @@ static int64_t notify_id_valid(struct task *t, struct seccomp_filter *f, uint64_
     return n && n->state == NOTIFY_SENT ? 0 : -ENOENT_LINUX;
 }
 
-/* seccomp_handle_addfd(), made at once: the target is stopped in its
- * wait, and only the task holding the CPU changes kernel state, so
- * installing into its table here is what the target would do when woken.
- * receive_fd() / receive_fd_replace(). */
-static int addfd_install(struct knotif *n, const struct gfd *src, bool setfd, int newfd,
-                         bool cloexec)
+static bool addfd_done(struct task *t, void *arg)
 {
-    struct task *target = n->task;
-    struct fdtable *ft = target->fds;
-    int fd;
-    if (setfd) {
-        if (newfd < 0 || newfd >= (int64_t)target->group->rlim[RLIMIT_NOFILE_LINUX].cur ||
-            newfd >= FD_MAX_GUEST)
-            return -EBADF_LINUX;
-        if (fdtable_get(ft, newfd))
-            fdtable_close(ft, newfd);
-        fd = newfd;
-    } else {
-        fd = fdtable_alloc(ft);
-        if (fd < 0)
-            return fd;
-        if ((uint64_t)fd >= target->group->rlim[RLIMIT_NOFILE_LINUX].cur)
-            return -EMFILE_LINUX;
-    }
-    struct gfd g = gfd_dup(src);
-    g.cloexec = cloexec;
-    fdtable_install(ft, fd, g);
-    return fd;
+    (void)t;
+    return ((const struct kaddfd *)arg)->done;
 }
 
 /* seccomp_notify_addfd() */
@@ -256,17 +248,32 @@ static int64_t notify_addfd(struct task *t, struct seccomp_filter *f, uint64_t u
     /* Not before the notification is received, nor after its reply. */
     if (n->state != NOTIFY_SENT)
         return -EINPROGRESS_LINUX;
-    int fd = addfd_install(n, src, flags & SECCOMP_ADDFD_FLAG_SETFD_LINUX, (int)newfd,
-                           newfd_flags & O_CLOEXEC_LINUX);
-    if ((flags & SECCOMP_ADDFD_FLAG_SEND_LINUX) && fd >= 0) {
+    if (flags & SECCOMP_ADDFD_FLAG_SEND_LINUX) {
+        /* One atomic install-and-reply, alone in the queue. */
+        if (!g_queue_is_empty(&n->addfd))
+            return -EBUSY_LINUX;
         n->state = NOTIFY_REPLIED;
-        n->flags = 0;
-        n->error = 0;
-        n->val = fd;
-        n->addfd_sent = true;
-        waitq_wake(&n->ready, -1);
     }
-    return fd;
+    struct kaddfd k = { .file = gfd_dup(src), .ioctl_flags = flags,
+                        .cloexec = newfd_flags & O_CLOEXEC_LINUX,
+                        .setfd = flags & SECCOMP_ADDFD_FLAG_SETFD_LINUX, .fd = (int)newfd };
+    waitq_init(&k.completion);
+    g_queue_push_head(&n->addfd, &k);
+    waitq_wake(&n->ready, -1);
+    /* The target installs it and answers; a signal ends the wait, and an
+     * ADDFD not yet handled is taken back. */
+    int r = wait_event(t, &(struct wait_for){ .queues = { &k.completion }, .nqueues = 1,
+                                             .ready = addfd_done, .arg = &k, .deadline_ns = -1,
+                                             .interruptible = true });
+    int64_t ret;
+    if (r == 0 || k.done)
+        ret = k.ret;
+    else {
+        g_queue_remove(&n->addfd, &k);
+        ret = -ERESTARTSYS_LINUX;
+    }
+    gfd_put(k.file);
+    return ret;
 }
 
 /* seccomp_notify_ioctl(): the same numbers on both ABIs (compat_ptr_ioctl). */
@@ -294,6 +301,7 @@ static int64_t notify_ioctl(struct task *t, struct file *file, uint32_t cmd, uin
 
 static const struct file_ops listener_ops = {
     .name = "seccomp notify",
+    .link = "anon_inode:seccomp notify", /* anon_inode_getfile("seccomp notify") */
     .poll = notify_poll,
     .waitq = notify_waitq,
     .stat = notify_stat,
@@ -317,10 +325,55 @@ void seccomp_notify_listen(struct task *t, struct seccomp_filter *f, int fd)
 
 /* ---- the caller's side ---- */
 
+/* The answer, or a descriptor to install first. */
 static bool replied(struct task *t, void *arg)
 {
     (void)t;
-    return ((const struct knotif *)arg)->state == NOTIFY_REPLIED;
+    struct knotif *n = arg;
+    return n->state == NOTIFY_REPLIED || !g_queue_is_empty(&n->addfd);
+}
+
+static void addfd_complete(struct kaddfd *k, int ret)
+{
+    k->ret = ret;
+    k->done = true;
+    waitq_wake(&k->completion, -1);
+}
+
+/* seccomp_handle_addfd(): receive_fd() or receive_fd_replace() into the
+ * caller's own table; with FLAG_SEND the new number is the answer. */
+static void handle_addfd(struct task *t, struct knotif *n, struct kaddfd *k)
+{
+    struct fdtable *ft = t->fds;
+    uint64_t limit = MIN(t->group->rlim[RLIMIT_NOFILE_LINUX].cur, (uint64_t)FD_MAX_GUEST);
+    int fd;
+    if (k->setfd) {
+        fd = k->fd;
+        if (fd < 0 || (uint64_t)fd >= limit)
+            fd = -EBADF_LINUX;
+        else if (fdtable_get(ft, fd))
+            fdtable_close(ft, fd);
+    } else {
+        fd = fdtable_alloc(ft);
+        if (fd >= 0 && (uint64_t)fd >= limit)
+            fd = -EMFILE_LINUX;
+    }
+    if (fd >= 0) {
+        struct gfd g = gfd_dup(&k->file);
+        g.cloexec = k->cloexec;
+        fdtable_install(ft, fd, g);
+    }
+    if (k->ioctl_flags & SECCOMP_ADDFD_FLAG_SEND_LINUX) {
+        if (fd < 0)
+            n->state = NOTIFY_SENT; /* the supervisor may answer again */
+        else {
+            n->flags = 0;
+            n->error = 0;
+            n->val = fd;
+            n->addfd_sent = true;
+        }
+    }
+    addfd_complete(k, fd);
 }
 
 /* should_sleep_killable(): with WAIT_KILLABLE_RECV, once received, only a
@@ -346,17 +399,31 @@ bool seccomp_notify_wait(struct task *t, struct seccomp_filter *f,
     nf->requests++;
     waitq_wake(&f->wqh, -1);
     rep->id = n.id;
+    g_queue_init(&n.addfd);
     int err;
-    do {
+    for (;;) {
         bool killable = sleep_killable(f, &n);
         struct wait_for w = { .queues = { &n.ready }, .nqueues = 1, .ready = replied, .arg = &n,
                               .deadline_ns = -1, .interruptible = !killable };
         err = wait_event(t, &w);
-        /* Received while a signal was on its way: now only a fatal one
-         * counts. */
-        if (err == -ERESTARTSYS_LINUX && !killable && sleep_killable(f, &n))
-            continue;
-    } while (!err && n.state != NOTIFY_REPLIED);
+        if (err) {
+            /* Received while a signal was on its way: now only a fatal
+             * one counts. */
+            if (err == -ERESTARTSYS_LINUX && !killable && sleep_killable(f, &n))
+                continue;
+            break;
+        }
+        /* The newest ADDFD first (list_add, list_first_entry). */
+        struct kaddfd *k = g_queue_pop_head(&n.addfd);
+        if (k)
+            handle_addfd(t, &n, k);
+        if (n.state == NOTIFY_REPLIED)
+            break;
+    }
+    /* ADDFDs nobody will handle now. */
+    struct kaddfd *k;
+    while ((k = g_queue_pop_head(&n.addfd)))
+        addfd_complete(k, -ESRCH_LINUX);
     rep->receiver = n.receiver;
     /* The listener may have gone meanwhile, and its list with it. */
     if (f->notif)

@@ -1,5 +1,6 @@
 #include "emu/kernel/vfile.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 
 #include "abi/linux.h"
 #include "abi/signal_linux.h"
+#include "emu/kernel/vfs.h"
 #include "emu/kernel/task.h"
 
 /* HPAGE_PMD_SIZE: a PMD maps 2 MiB on every x86 kernel with 4-level or
@@ -70,6 +72,60 @@ struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf)
     const char *rest;
     struct task *dir = proc_dir_task(t, path, &rest);
     return dir && rest[0] == '/' && !strcmp(rest + 1, leaf) ? dir : NULL;
+}
+
+int64_t vfile_fd_link(struct task *t, const char *path, char *out, size_t size)
+{
+    const char *rest;
+    struct task *dir = proc_dir_task(t, path, &rest);
+    if (!dir || strncmp(rest, "/fd/", 4) || !g_ascii_isdigit(rest[4]))
+        return 0;
+    const char *p = rest + 4;
+    int32_t fd = pid_at(&p);
+    if (*p)
+        return 0;
+    const struct gfd *g = dir->fds ? fdtable_get(dir->fds, fd) : NULL;
+    if (!g)
+        return -ENOENT_LINUX;
+    int n;
+    switch (g->kind) {
+    case GFD_VIRTUAL: {
+        static const char *const paths[] = {
+            [VFILE_NULL] = "/dev/null", [VFILE_ZERO] = "/dev/zero",
+            [VFILE_URANDOM] = "/dev/urandom", [VFILE_THP_PMD_SIZE] = THP_PMD_SIZE_PATH,
+        };
+        if (g->vfile == VFILE_PROC_STATUS || g->vfile == VFILE_PROC_MAPS)
+            n = snprintf(out, size, "/proc/%d/%s", g->tid,
+                         g->vfile == VFILE_PROC_STATUS ? "status" : "maps");
+        else
+            n = snprintf(out, size, "%s", paths[g->vfile]);
+        break;
+    }
+    case GFD_FILE: {
+        uint32_t mode = 0;
+        uint64_t ino = 0;
+        if (g->file->ops->stat)
+            g->file->ops->stat(g->file, &mode, &ino);
+        if ((mode & S_IFMT_LINUX) == S_IFIFO_LINUX || (mode & S_IFMT_LINUX) == S_IFSOCK_LINUX)
+            n = snprintf(out, size, "%s:[%" PRIu64 "]",
+                         (mode & S_IFMT_LINUX) == S_IFIFO_LINUX ? "pipe" : "socket", ino);
+        else if (g->file->ops->link)
+            n = snprintf(out, size, "%s", g->file->ops->link);
+        else
+            n = snprintf(out, size, "anon_inode:[%s]", g->file->ops->name);
+        break;
+    }
+    case GFD_GRANT:
+        n = snprintf(out, size, "%s", g->ofile->path);
+        break;
+    case GFD_PROC_SECCOMP:
+        n = snprintf(out, size, "/proc/%d/seccomp", dir->group->tgid);
+        break;
+    default:
+        /* A granted host descriptor: its host name is not the guest's. */
+        return -ENOENT_LINUX;
+    }
+    return MIN(n, (int)size - 1);
 }
 
 bool vfile_proc_dir(struct task *t, const char *path)

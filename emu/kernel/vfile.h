@@ -36,6 +36,10 @@ int vfile_lookup(struct task *t, const char *path, int32_t *tid);
 /* The task /proc/<spec>/<leaf> names for t (spec: self, thread-self, a
  * tid, or any of these followed by task/<tid>), or NULL. */
 struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf);
+/* /proc/<spec>/fd/<n>: what readlink shows for the descriptor, into
+ * out (its length), -ENOENT for a descriptor that is not open, or 0 when
+ * `path` is not such a link. */
+int64_t vfile_fd_link(struct task *t, const char *path, char *out, size_t size);
 /* Whether `path` is one of those /proc directories, or its task/. */
 bool vfile_proc_dir(struct task *t, const char *path);
 /* Open it with Linux open flags: a guest descriptor or a negative errno. */

@@ -52,12 +52,27 @@ static inline uint64_t uarg(const struct task *t, uint64_t v)
     return in_compat_syscall(t) ? (uint32_t)v : v;
 }
 
+/* access_ok(): a range reaching past the 64-bit user limit is refused
+ * before anything else, for compat callers too (TASK_SIZE_MAX). */
+static inline bool access_ok(uint64_t buf, uint64_t count)
+{
+    return count <= TASK_SIZE_64_LINUX && buf <= TASK_SIZE_64_LINUX - count;
+}
+
 #define SYS(name) int64_t sys_##name(struct task *t, const uint64_t a[6])
 
 /* sys_io.c: descriptors */
 SYS(read); SYS(write); SYS(readv); SYS(writev); SYS(pread64); SYS(pwrite64);
 SYS(open); SYS(openat); SYS(creat); SYS(close); SYS(lseek); SYS(llseek);
 SYS(ioctl); SYS(fcntl); SYS(dup); SYS(dup2); SYS(dup3);
+/* A guest iovec array as read (`raw`, each ABI's layout) into `v`: the
+ * kernel's checks of lengths (EINVAL) and ranges (EFAULT), the total cut
+ * to MAX_RW_COUNT.  0 or a negative errno. */
+int64_t iovec_from_guest(const uint8_t *raw, uint64_t cnt, bool compat, struct guest_iovec *v);
+
+/* sys_socket.c: AF_UNIX socket pairs (emu/kernel/unix.c) */
+SYS(socketpair); SYS(sendmsg); SYS(recvmsg); SYS(sendto); SYS(recvfrom); SYS(shutdown);
+SYS(socketcall);
 
 /* sys_stat.c: the stat family */
 SYS(fstat); SYS(fstat_compat); SYS(fstat64); SYS(newfstatat); SYS(fstatat64); SYS(statx);

@@ -22,13 +22,6 @@
 #include "emu/sys/sys_host.h"
 #include "emu/xlat.h"
 
-/* access_ok(): a range reaching past the 64-bit user limit is refused
- * before anything else, for compat callers too (TASK_SIZE_MAX). */
-static bool access_ok(uint64_t buf, uint64_t count)
-{
-    return count <= TASK_SIZE_64_LINUX && buf <= TASK_SIZE_64_LINUX - count;
-}
-
 #define MAX_HOST_IOV 64
 
 static int64_t host_result(struct task *t, ssize_t n)
@@ -239,10 +232,8 @@ struct guest_range {
 
 /* readv/writev on an emulated file: import_iovec()'s checks, then the
  * file's own read or write of the whole vector. */
-static int64_t file_rwv(struct task *t, struct file *f, const uint8_t *raw, uint64_t cnt,
-                        bool compat, bool writing)
+int64_t iovec_from_guest(const uint8_t *raw, uint64_t cnt, bool compat, struct guest_iovec *v)
 {
-    g_autofree struct guest_iovec *v = g_new(struct guest_iovec, cnt);
     for (uint64_t i = 0; i < cnt; i++) {
         if (compat) {
             uint32_t w[2];
@@ -265,6 +256,16 @@ static int64_t file_rwv(struct task *t, struct file *f, const uint8_t *raw, uint
             v[i].len = MAX_RW_COUNT_LINUX - total;
         total += v[i].len;
     }
+    return 0;
+}
+
+static int64_t file_rwv(struct task *t, struct file *f, const uint8_t *raw, uint64_t cnt,
+                        bool compat, bool writing)
+{
+    g_autofree struct guest_iovec *v = g_new(struct guest_iovec, cnt);
+    int64_t r = iovec_from_guest(raw, cnt, compat, v);
+    if (r)
+        return r;
     return writing ? f->ops->write(t, f, v, (int)cnt) : f->ops->read(t, f, v, (int)cnt);
 }
 

@@ -377,6 +377,9 @@ static int64_t do_readlink(struct task *t, int dirfd, uint64_t upath, uint64_t u
         if (!p->mm)
             return -ENOENT_LINUX;
         len = (int64_t)g_strlcpy(target, p->mm->exe_path, sizeof(target));
+    } else if ((len = vfile_fd_link(t, path, target, sizeof(target))) != 0) {
+        if (len < 0)
+            return len;
     } else {
         /* A symlink of a grant, read as it is on the host. */
         len = vfs_readlink(t, dirfd, path, target, sizeof(target));
