@@ -20,6 +20,7 @@
 #include "emu/entry/trap.h"
 #include "emu/kernel/observe.h"
 #include "emu/kernel/seccomp.h"
+#include "emu/kernel/seccomp_notify.h"
 #include "emu/kernel/signal.h"
 #include "emu/trace/trace_format.h"
 
@@ -208,8 +209,46 @@ static char *filter_value_text(uint32_t ret)
 
 /* Which filters ran and what decided, for a filtered call; for a filter
  * from outside, the rule of its policy that gave the verdict. */
-static char *filter_note(struct task *t, const struct verdict *v)
+/* A call that waited for a supervisor (SECCOMP_RET_USER_NOTIF with a
+ * listener): its notification, who received it, and the answer. */
+static void notify_text(GString *s, const struct task *t, const struct notify_report *n)
 {
+    g_string_append_printf(s, "notification %#" PRIx64 " from task %d, ", n->id, t->tid);
+    if (n->receiver)
+        g_string_append_printf(s, "received by task %d, ", n->receiver);
+    else
+        g_string_append(s, "received by nobody, ");
+    switch (n->end) {
+    case NOTIFY_NO_LISTENER:
+        g_string_append(s, "no listener: -ENOSYS");
+        break;
+    case NOTIFY_ANSWERED:
+        g_string_append_printf(s, "answered error=%d val=%" PRId64 ": not run, returns %" PRId64,
+                               n->error, n->val, n->error ? (int64_t)n->error : n->val);
+        break;
+    case NOTIFY_CONTINUED:
+        g_string_append(s, "answered CONTINUE: the call runs");
+        break;
+    case NOTIFY_ADDFD_SENT:
+        g_string_append_printf(s, "answered by ADDFD+SEND: not run, returns the new descriptor %" PRId64,
+                               n->val);
+        break;
+    case NOTIFY_DETACHED:
+        g_string_append(s, "its listener was closed meanwhile: not run, -ENOSYS");
+        break;
+    case NOTIFY_INTERRUPTED:
+        g_string_append(s, "a signal ended the wait before an answer: not run, -ERESTARTSYS "
+                           "(EINTR, or the call is made again: a new notification)");
+        break;
+    case NOTIFY_KILLED:
+        g_string_append(s, "the task was killed while it waited");
+        break;
+    }
+}
+
+static char *filter_note(struct task *t, const struct trap_event *ev)
+{
+    const struct verdict *v = ev->verdict;
     GString *s = g_string_new("filters");
     for (size_t i = 0; i < v->filters_run; i++) {
         g_autofree char *val = filter_value_text(v->rets[i]);
@@ -234,7 +273,10 @@ static char *filter_note(struct task *t, const struct verdict *v)
         g_string_append(s, "not run: no tracer, -ENOSYS");
         break;
     case SECCOMP_RET_USER_NOTIF_LINUX:
-        g_string_append(s, "not run: no listener can answer, -ENOSYS");
+        if (ev->notify)
+            notify_text(s, t, ev->notify);
+        else
+            g_string_append(s, "not run: its listener is closed, -ENOSYS");
         break;
     case SECCOMP_RET_TRAP_LINUX:
         g_string_append(s, "not run, SIGSYS forced");
@@ -316,7 +358,7 @@ static char *verdict_note(struct task *t, const struct trap_event *ev, const cha
     /* Where strict mode checked the call too (--strict with --filter),
      * its list speaks last. */
     if (v->filters_run && !v->list)
-        return filter_note(t, v);
+        return filter_note(t, ev);
     if (ev->mode == MODE_DISABLED)
         return NULL;
     if (v->allow && v->cve_2009_0835)
@@ -342,9 +384,12 @@ static const char *verdict_id(const struct trap_event *ev)
         case SECCOMP_RET_ALLOW_LINUX:
         case SECCOMP_RET_LOG_LINUX:
             break; /* then the strict list, if strict mode is on too */
+        case SECCOMP_RET_USER_NOTIF_LINUX:
+            if (ev->notify)
+                return ev->notify->end == NOTIFY_CONTINUED ? "notified-continue" : "notified";
+            return "errno";
         case SECCOMP_RET_ERRNO_LINUX:
         case SECCOMP_RET_TRACE_LINUX:
-        case SECCOMP_RET_USER_NOTIF_LINUX:
             return "errno";
         case SECCOMP_RET_TRAP_LINUX:
             return "trapped";
@@ -421,6 +466,20 @@ static void on_call(struct task *t, const struct trap_event *ev)
             j_str(&j, "filter_action", filter_action_id(v));
             g_autofree char *rule = seccomp_explain(t, v, v->winner);
             j_str(&j, "filter_rule", rule);
+        }
+        if (ev->notify) {
+            static const char *const ends[] = {
+                [NOTIFY_NO_LISTENER] = "no_listener", [NOTIFY_ANSWERED] = "answered",
+                [NOTIFY_CONTINUED] = "continue", [NOTIFY_ADDFD_SENT] = "addfd_send",
+                [NOTIFY_DETACHED] = "listener_closed", [NOTIFY_INTERRUPTED] = "interrupted",
+                [NOTIFY_KILLED] = "killed",
+            };
+            j_hex(&j, "notif_id", ev->notify->id);
+            j_int(&j, "notif_caller", t->tid);
+            j_int(&j, "notif_receiver", ev->notify->receiver);
+            j_str(&j, "notif_end", ends[ev->notify->end]);
+            j_int(&j, "notif_error", ev->notify->error);
+            j_int(&j, "notif_val", ev->notify->val);
         }
         j_bool(&j, "returned", ev->returned);
         if (ev->returned)
