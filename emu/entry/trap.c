@@ -164,7 +164,10 @@ void trap_finish_deferred(struct task *t)
         return;
     }
     set_result(t, dc.entry, result);
-    signal_syscall_exit(t, dc.entry, dc.nr, result);
+    if (dc.notify && rep.end == NOTIFY_ANSWERED)
+        signal_syscall_exit_answer(t, dc.entry, dc.nr, result);
+    else
+        signal_syscall_exit(t, dc.entry, dc.nr, result);
 }
 
 /* The one point where a trapped call is decided. */

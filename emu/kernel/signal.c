@@ -455,6 +455,12 @@ void signal_syscall_exit(struct task *t, enum entry e, int64_t nr, int64_t resul
     }
 }
 
+void signal_syscall_exit_answer(struct task *t, enum entry e, int64_t nr, int64_t result)
+{
+    bool restart_code = result <= -ERESTARTSYS_LINUX && result >= -ERESTARTNOHAND_LINUX;
+    signal_syscall_exit(t, e, nr, restart_code && !signal_deliverable(t) ? 0 : result);
+}
+
 /* ---- delivery ---- */
 
 static const char *fault_text(int sig, int code)

@@ -65,6 +65,11 @@ bool signal_deliverable(struct task *t);
 /* A call just returned `result` (trap.c, once per call): stop the engine
  * if a signal must be delivered or a sigreturn's context installed. */
 void signal_syscall_exit(struct task *t, enum entry e, int64_t nr, int64_t result);
+/* The same for a result the call did not make itself (a seccomp
+ * supervisor's answer): one in the restart range (-ERESTARTSYS, ...) is
+ * a plain value unless a signal is pending, as the kernel restarts only
+ * on the way to a signal (exit_to_user_mode_loop). */
+void signal_syscall_exit_answer(struct task *t, enum entry e, int64_t nr, int64_t result);
 
 /* The engine has stopped (and the run loop has taken what the async side
  * posted): install a pending sigreturn context, deliver signals.  *pc is

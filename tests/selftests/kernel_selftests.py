@@ -8,9 +8,11 @@ it needs in a cache, builds them statically around tests/selftests/kst_one.c
 (one test per process: the harness's fork per test is not emulated), and
 runs every test twice, natively (the judge) and under seccomp-emu.
 
-A test is IN SCOPE when it needs no ptrace and no user-notification
-listener inside its body (neither is emulated); threads and fork are, on
-the multi-task kernel (TASKS.md), so the KILL_* and TSYNC tests are in; the run
+A test is IN SCOPE when it needs nothing seccomp-emu does not emulate:
+no ptrace and no namespaces; threads, fork and user notification between
+guest tasks are emulated (TASKS.md), so the KILL_*, TSYNC and most
+user_notification_* tests are in (NOT_EMULATED says why the others are
+out); the run
 fails if an in-scope test ends differently under seccomp-emu than natively,
 or if a test that passes natively is missing.  Out-of-scope tests are run
 too and counted, never judged.
@@ -52,7 +54,24 @@ IN_SCOPE = [
     'TSYNC.two_siblings_with_one_divergence',
     'TSYNC.two_siblings_with_one_divergence_no_tid_in_err',
     'TSYNC.two_siblings_not_under_filter',
+    # user notification between guest tasks
+    'user_notification_basic', 'user_notification_with_tsync',
+    'user_notification_kill_in_middle', 'user_notification_signal',
+    'user_notification_closed_listener', 'user_notification_continue',
+    'user_notification_filter_empty', 'user_notification_filter_empty_threaded',
 ]
+# Out of scope for what they need beside seccomp (the ledger says so).
+NOT_EMULATED = {
+    'user_notification_child_pid_ns': 'PID namespaces (unshare)',
+    'user_notification_sibling_pid_ns': 'PID namespaces (unshare)',
+    'user_notification_fault_recv': 'user namespaces (unshare)',
+    'user_notification_addfd': 'memfd_create and kcmp',
+    'user_notification_addfd_rlimit': 'memfd_create and kcmp',
+    'user_notification_fifo': '/proc/<pid>/stat',
+    'user_notification_wait_killable_pre_notification': '/proc/<pid>/stat and /proc/<pid>/syscall',
+    'user_notification_wait_killable': '/proc/<pid>/stat',
+    'user_notification_wait_killable_fatal': '/proc/<pid>/stat',
+}
 # In scope, but seccomp-emu ends them differently for a reason outside
 # filter mode: reported in the ledger, not failed on.  A case that starts to
 # agree is reported too (take it out of this list).
@@ -204,7 +223,7 @@ def main():
                                        % ', '.join(not_run) if not_run else '')
                + 'in scope: %d tests per ABI, %d runs agree with the kernel, %d differ (%d of them known: %s), '
                '%d fail natively (no judge), %d not in this version; out of scope (ptrace, '
-               'user notification): %d runs, %d agree anyway, %d differ, '
+               'namespaces, and what NOT_EMULATED names): %d runs, %d agree anyway, %d differ, '
                '%d fail natively'
                % (len(IN_SCOPE) - len(missing), counts['agree'], counts['differ'] + counts['known'],
                   counts['known'], '; '.join('%s: %s' % kv for kv in KNOWN.items()),
@@ -219,7 +238,8 @@ def main():
             f.write(summary + '\n\n| test | ABI | scope | native | seccomp-emu | result |\n'
                     '|---|---|---|---|---|---|\n')
             for name, abi, scope, n, e, v in rows:
-                f.write('| %s | %s | %s | %s | %s | %s |\n' % (name, abi, 'in' if scope else 'out',
+                why = ' (needs %s)' % NOT_EMULATED[name] if name in NOT_EMULATED else ''
+                f.write('| %s | %s | %s | %s | %s | %s |\n' % (name, abi, 'in' if scope else 'out' + why,
                                                            n, e, v))
     if missing:
         print('FAIL: in-scope tests missing from this version: ' + ', '.join(missing))
