@@ -49,10 +49,8 @@
 #define SYS_RECVMSG_LINUX 17
 #define SYS_SENDMMSG_LINUX 20
 
-/* net.core.wmem_default: a socket's send buffer, and the dgram queue
- * limit of a socket pair (net.unix.max_dgram_qlen). */
+/* net.core.wmem_default: a socket's send buffer. */
 #define SK_SNDBUF_DEFAULT_LINUX 212992
-#define UNIX_MAX_DGRAM_QLEN_LINUX 10
 
 struct msghdr64_linux {
     uint64_t name;

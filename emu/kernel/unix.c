@@ -15,11 +15,15 @@
 #define SEND_SHUTDOWN 2
 #define SHUTDOWN_MASK 3
 
+struct unix_sock;
+
 /* One sk_buff: a datagram, or a piece of a stream (`off` read so far). */
 struct unix_msg {
     uint8_t *data;
     uint64_t len, off;
     struct unix_rights rights;
+    struct unix_sock *from; /* charged to its send buffer until read */
+    uint64_t truesize;
 };
 
 struct unix_pair;
@@ -29,9 +33,64 @@ struct unix_sock {
     bool open;
     GQueue rx;         /* struct unix_msg *: what the peer sent, oldest first */
     uint64_t rx_bytes; /* unread bytes in rx */
+    uint64_t wmem;     /* sk_wmem_alloc: what it sent and nobody read yet */
     unsigned shutdown; /* RCV_SHUTDOWN | SEND_SHUTDOWN */
     int err;           /* sk_err: reported once (sock_error) */
+    bool disconnected; /* a datagram end whose dead peer it forgot (unix_peer = NULL) */
 };
+
+/* ---- what a message costs the sender's buffer (skb->truesize) ---- */
+
+#define SKB_OVERHEAD 256  /* SKB_DATA_ALIGN(sizeof(struct sk_buff)) */
+#define SKB_SHINFO 320    /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
+#define KPAGE 4096u       /* the kernel's page, whatever the host's is */
+#define SKB_MAX_HEAD0 (KPAGE - SKB_SHINFO)      /* SKB_MAX_HEAD(0) */
+#define SKB_MAX_ALLOC (4 * KPAGE - SKB_SHINFO)  /* SKB_MAX_ORDER(0, 2) */
+#define UNIX_SKB_FRAGS_SZ 32768u
+#define MAX_SKB_FRAGS 17u
+
+static uint64_t kpage_align(uint64_t n) { return (n + KPAGE - 1) & ~(uint64_t)(KPAGE - 1); }
+
+/* kmalloc's size classes (SLUB), then whole power-of-two page blocks. */
+static uint64_t kmalloc_size(uint64_t n)
+{
+    static const unsigned classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048,
+                                        4096, 8192 };
+    for (size_t i = 0; i < G_N_ELEMENTS(classes); i++)
+        if (n <= classes[i])
+            return classes[i];
+    uint64_t p = KPAGE;
+    while (p < n)
+        p <<= 1;
+    return p;
+}
+
+/* An skb with `head` bytes in its linear part and `data_len` in pages
+ * (whole pages count: alloc_skb_with_frags). */
+static uint64_t skb_truesize(uint64_t head, uint64_t data_len)
+{
+    return kmalloc_size(((head + 63) & ~63ull) + SKB_SHINFO) + SKB_OVERHEAD + kpage_align(data_len);
+}
+
+/* unix_dgram_sendmsg(): one skb, paged past SKB_MAX_ALLOC. */
+static uint64_t dgram_truesize(uint64_t len)
+{
+    uint64_t data_len = 0;
+    if (len > SKB_MAX_ALLOC)
+        data_len = kpage_align(MIN(len - SKB_MAX_ALLOC, MAX_SKB_FRAGS * KPAGE));
+    return skb_truesize(len - data_len, data_len);
+}
+
+/* unix_stream_sendmsg(): the next piece's size and its truesize. */
+static uint64_t stream_piece(uint64_t left, uint64_t *truesize)
+{
+    uint64_t size = MIN(left, SK_SNDBUF_DEFAULT_LINUX / 2 - 64);
+    size = MIN(size, SKB_MAX_HEAD0 + UNIX_SKB_FRAGS_SZ);
+    uint64_t data_len = size > SKB_MAX_HEAD0 ? size - SKB_MAX_HEAD0 : 0;
+    data_len = MIN(size, kpage_align(data_len));
+    *truesize = skb_truesize(size - data_len, data_len);
+    return size;
+}
 
 struct unix_pair {
     int type;
@@ -57,6 +116,8 @@ void unix_rights_clear(struct unix_rights *r)
 
 static void msg_free(struct unix_msg *m)
 {
+    if (m->from)
+        m->from->wmem -= m->truesize;
     unix_rights_clear(&m->rights);
     g_free(m->data);
     g_free(m);
@@ -78,39 +139,27 @@ static int take_error(struct unix_sock *s)
     return e ? -e : 0;
 }
 
-/* Stream: the bytes in flight to the peer count against the send buffer;
- * datagrams: the peer's queue length too (unix_recvq_full). */
-static bool send_room(const struct unix_sock *s, uint64_t want)
+/* sock_alloc_send_pskb(): a new skb while the send buffer is not full
+ * (the last one may overshoot it).  A pair's own peer is never "full"
+ * by queue length (unix_recvq_full is for other senders). */
+static bool send_room(const struct unix_sock *s)
 {
-    struct unix_sock *p = peer_of((struct unix_sock *)s);
-    if (s->pair->type != SOCK_STREAM_LINUX &&
-        g_queue_get_length(&p->rx) > UNIX_MAX_DGRAM_QLEN_LINUX)
-        return false;
-    return p->rx_bytes + want <= SK_SNDBUF_DEFAULT_LINUX || p->rx_bytes == 0;
+    return s->wmem < SK_SNDBUF_DEFAULT_LINUX;
 }
 
-/* unix_writable(): a quarter of the send buffer in flight at most. */
+/* unix_writable(): a quarter of the send buffer in use at most. */
 static bool writable(const struct unix_sock *s)
 {
-    const struct unix_sock *p = peer_of((struct unix_sock *)s);
-    if (s->pair->type != SOCK_STREAM_LINUX &&
-        g_queue_get_length((GQueue *)&p->rx) > UNIX_MAX_DGRAM_QLEN_LINUX)
-        return false;
-    return p->rx_bytes * 4 <= SK_SNDBUF_DEFAULT_LINUX;
+    return s->wmem * 4 <= SK_SNDBUF_DEFAULT_LINUX;
 }
-
-struct send_wait {
-    struct unix_sock *s;
-    uint64_t want;
-};
 
 static bool can_send(struct task *t, void *arg)
 {
     (void)t;
-    struct send_wait *w = arg;
-    struct unix_sock *p = peer_of(w->s);
-    return !p->open || (p->shutdown & RCV_SHUTDOWN) || (w->s->shutdown & SEND_SHUTDOWN) ||
-           send_room(w->s, w->want);
+    struct unix_sock *s = arg;
+    struct unix_sock *p = peer_of(s);
+    return !p->open || (p->shutdown & RCV_SHUTDOWN) || (s->shutdown & SEND_SHUTDOWN) ||
+           send_room(s);
 }
 
 static bool can_recv(struct task *t, void *arg)
@@ -141,11 +190,16 @@ static int64_t copy_in(struct task *t, struct iov_cursor *c, uint64_t len, uint8
     return 0;
 }
 
-static void queue_msg(struct unix_sock *to, uint8_t *data, uint64_t len, struct unix_rights *r)
+static void queue_msg(struct unix_sock *from, uint8_t *data, uint64_t len, uint64_t truesize,
+                      struct unix_rights *r)
 {
+    struct unix_sock *to = peer_of(from);
     struct unix_msg *m = g_new0(struct unix_msg, 1);
     m->data = data;
     m->len = len;
+    m->from = from;
+    m->truesize = truesize;
+    from->wmem += truesize;
     if (r) {
         m->rights = *r;
         *r = (struct unix_rights){ 0 };
@@ -189,32 +243,36 @@ static int64_t send_dgram(struct task *t, struct file *f, struct unix_sock *s,
     bool nonblock = (flags & MSG_DONTWAIT_LINUX) || (f->flags & O_NONBLOCK_LINUX);
     for (;;) {
         struct unix_sock *p = peer_of(s);
+        if (s->disconnected) {
+            g_free(data);
+            return -ENOTCONN_LINUX;
+        }
         if (!p->open) {
             g_free(data);
-            /* SOCK_DEAD: a stream-like pair's peer is gone; a datagram
-             * pair forgets its peer (ECONNREFUSED, then ENOTCONN). */
+            /* SOCK_DEAD: a seqpacket pair's peer is gone; a datagram end
+             * forgets its peer (ECONNREFUSED, then ENOTCONN). */
             if (s->pair->type == SOCK_SEQPACKET_LINUX)
                 return -EPIPE_LINUX;
+            s->disconnected = true;
             return -ECONNREFUSED_LINUX;
         }
         if (p->shutdown & RCV_SHUTDOWN) {
             g_free(data);
             return -EPIPE_LINUX;
         }
-        if (send_room(s, len))
+        if (send_room(s))
             break;
         if (nonblock) {
             g_free(data);
             return -EAGAIN_LINUX;
         }
-        struct send_wait w = { s, len };
-        int e = sock_wait(t, s, can_send, &w);
+        int e = sock_wait(t, s, can_send, s);
         if (e) {
             g_free(data);
             return e;
         }
     }
-    queue_msg(peer_of(s), data, len, rights);
+    queue_msg(s, data, len, dgram_truesize(len), rights);
     return (int64_t)len;
 }
 
@@ -230,31 +288,31 @@ static int64_t send_stream(struct task *t, struct file *f, struct unix_sock *s,
     struct iov_cursor c = { iov, n, 0, 0 };
     uint64_t len = iov_left(&c), sent = 0;
     bool nonblock = (flags & MSG_DONTWAIT_LINUX) || (f->flags & O_NONBLOCK_LINUX);
-    /* "Keep two messages in the pipe": pieces of half the buffer. */
-    const uint64_t piece = SK_SNDBUF_DEFAULT_LINUX / 2 - 64;
-    while (sent < len || (len == 0 && sent == 0 && rights->n)) {
-        uint64_t size = MIN(len - sent, piece);
-        struct unix_sock *p = peer_of(s);
-        if (!p->open || (p->shutdown & RCV_SHUTDOWN))
-            return sent ? (int64_t)sent : pipe_error(t, s, flags);
-        if (!send_room(s, size)) {
+    while (sent < len) {
+        uint64_t truesize;
+        uint64_t size = stream_piece(len - sent, &truesize);
+        if (!send_room(s)) {
             if (nonblock)
                 return sent ? (int64_t)sent : -EAGAIN_LINUX;
-            struct send_wait w = { s, size };
-            int e = sock_wait(t, s, can_send, &w);
+            int e = sock_wait(t, s, can_send, s);
             if (e)
                 return sent ? (int64_t)sent : e;
+            if (s->shutdown & SEND_SHUTDOWN)
+                return sent ? (int64_t)sent : pipe_error(t, s, flags);
             continue;
         }
         uint8_t *data;
         int64_t r = copy_in(t, &c, size, &data);
         if (r)
             return sent ? (int64_t)sent : r;
+        struct unix_sock *p = peer_of(s);
+        if (!p->open || (p->shutdown & RCV_SHUTDOWN)) {
+            g_free(data);
+            return sent ? (int64_t)sent : pipe_error(t, s, flags);
+        }
         /* The descriptors go with the first piece only. */
-        queue_msg(p, data, size, rights->n ? rights : NULL);
+        queue_msg(s, data, size, truesize, rights->n ? rights : NULL);
         sent += size;
-        if (len == 0)
-            break;
     }
     return (int64_t)sent;
 }
@@ -470,11 +528,8 @@ static unsigned sock_poll(struct file *f)
         mask |= POLLHUP_LINUX;
     if (!g_queue_is_empty(&s->rx))
         mask |= POLLIN_LINUX | POLLRDNORM_LINUX;
-    struct unix_sock *p = peer_of(s);
-    bool can_write = writable(s) && !(s->shutdown & SEND_SHUTDOWN);
-    if (s->pair->type == SOCK_DGRAM_LINUX && !p->open)
-        can_write = writable(s);
-    if (can_write)
+    /* Writable by buffer space alone, shut down or not. */
+    if (writable(s))
         mask |= POLLOUT_LINUX | POLLWRNORM_LINUX | POLLWRBAND_LINUX;
     return mask;
 }
