@@ -227,7 +227,9 @@ static void notify_text(GString *s, const struct task *t, const struct notify_re
                                n->error, n->val, n->error ? (int64_t)n->error : n->val);
         break;
     case NOTIFY_CONTINUED:
-        g_string_append(s, "answered CONTINUE: the call runs");
+        /* The lesson of examples/toctou_notify.c. */
+        g_string_append(s, "answered CONTINUE: the call runs, reading its pointer arguments "
+                           "now, not as the supervisor saw them");
         break;
     case NOTIFY_ADDFD_SENT:
         g_string_append_printf(s, "answered by ADDFD+SEND: not run, returns the new descriptor %" PRId64,

@@ -298,6 +298,47 @@ def case_sigpipe():
     ], 'SIGPIPE')
 
 
+# ---- user notification ----
+
+def case_notify():
+    """A call that waited for a supervisor thread: its line names the
+    notification, the caller, the receiver and the answer, and shows the
+    path as the call read it when it ran (examples/toctou_notify.c)."""
+    status, lines, out, _ = trace_lines('toctou_notify64')
+    expect_status(status, 0, 'toctou_notify64')
+    openat = re.compile(r'%s: syscall  \[x86_64 syscall, filter\]  openat\(AT_FDCWD, "/dev/urandom", '
+                        r'O_RDONLY\) = (\d+)  filters #1=USER_NOTIF; verdict USER_NOTIF from filter #1: '
+                        r'notification %s from task (\d+), received by task (\d+), answered CONTINUE: '
+                        r'the call runs, reading its pointer arguments now, not as the supervisor saw '
+                        r'them' % (HEX, HEX))
+    expect_lines(lines, [
+        re.compile(r'%s: syscall  \[x86_64 syscall, mode 0\]  ioctl\(\d+, SECCOMP_IOCTL_NOTIF_RECV, %s\) = 0'
+                   % (HEX, HEX)),
+        re.compile(r'%s: syscall  \[x86_64 syscall, mode 0\]  ioctl\(\d+, SECCOMP_IOCTL_NOTIF_SEND, %s\) = 0'
+                   % (HEX, HEX)),
+        openat,
+    ], 'notify')
+    m = next(openat.fullmatch(l) for l in lines if openat.fullmatch(l))
+    if m.group(2) == m.group(3):
+        fail('notify: the caller and the receiver are different threads: %s' % m.group(0))
+    status, lines, out, _ = trace_lines('toctou_notify64', ['addfd'])
+    expect_status(status, 0, 'toctou_notify64 addfd')
+    expect_lines(lines, [
+        re.compile(r'%s: syscall  \[x86_64 syscall, filter\]  openat\(AT_FDCWD, "/dev/urandom", '
+                   r'O_RDONLY\) = (\d+)  filters #1=USER_NOTIF; verdict USER_NOTIF from filter #1: '
+                   r'notification %s from task \d+, received by task \d+, answered by ADDFD\+SEND: '
+                   r'not run, returns the new descriptor \1' % (HEX, HEX)),
+    ], 'notify addfd')
+    with tempfile.NamedTemporaryFile(mode='r', suffix='.jsonl') as f:
+        run('toctou_notify64', (), ['--trace=' + f.name, '--trace-format=json'])
+        events = [json.loads(l) for l in f.read().splitlines()]
+    notified = [e for e in events if e.get('verdict', '').startswith('notified')]
+    if len(notified) != 1 or notified[0]['verdict'] != 'notified-continue' or \
+            notified[0]['notif_end'] != 'continue' or notified[0]['name'] != 'openat' or \
+            notified[0]['notif_receiver'] in (0, notified[0]['notif_caller']):
+        fail('notify: JSON: one notified-continue openat expected, got %r' % notified)
+
+
 # ---- the JSON form ----
 
 EVENT_KEYS = {
