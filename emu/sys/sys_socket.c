@@ -184,21 +184,28 @@ static int64_t send_msg(struct task *t, struct file *f, const struct kmsg *m,
     return r;
 }
 
-static int64_t do_sendmsg(struct task *t, int fd, uint64_t umsg, unsigned flags)
+/* What __sys_sendmsg() and __sys_recvmsg() do first: the socket, the
+ * flag only the kernel may set, the header and its vector. */
+static int64_t msg_begin(struct task *t, int fd, uint64_t umsg, unsigned flags, struct file **f,
+                         struct kmsg *m, struct guest_iovec **iov)
 {
-    struct file *f;
-    int64_t r = socket_file(t, fd, &f);
+    int64_t r = socket_file(t, fd, f);
     if (r)
         return r;
     if (flags & MSG_CMSG_COMPAT_LINUX)
         return -EINVAL_LINUX;
+    if ((r = read_msghdr(t, umsg, m)))
+        return r;
+    return read_iov(t, m, iov);
+}
+
+static int64_t do_sendmsg(struct task *t, int fd, uint64_t umsg, unsigned flags)
+{
+    struct file *f;
     struct kmsg m;
-    if ((r = read_msghdr(t, umsg, &m)))
-        return r;
     g_autofree struct guest_iovec *iov = NULL;
-    if ((r = read_iov(t, &m, &iov)))
-        return r;
-    return send_msg(t, f, &m, iov, flags);
+    int64_t r = msg_begin(t, fd, umsg, flags, &f, &m, &iov);
+    return r ? r : send_msg(t, f, &m, iov, flags);
 }
 
 SYS(sendmsg) { return do_sendmsg(t, (int)a[0], uarg(t, a[1]), (unsigned)a[2]); }
@@ -251,16 +258,10 @@ static uint64_t put_rights(struct task *t, const struct kmsg *m, struct unix_rig
 static int64_t do_recvmsg(struct task *t, int fd, uint64_t umsg, unsigned flags)
 {
     struct file *f;
-    int64_t r = socket_file(t, fd, &f);
-    if (r)
-        return r;
-    if (flags & MSG_CMSG_COMPAT_LINUX)
-        return -EINVAL_LINUX;
     struct kmsg m;
-    if ((r = read_msghdr(t, umsg, &m)))
-        return r;
     g_autofree struct guest_iovec *iov = NULL;
-    if ((r = read_iov(t, &m, &iov)))
+    int64_t r = msg_begin(t, fd, umsg, flags, &f, &m, &iov);
+    if (r)
         return r;
     struct unix_rights rights = { 0 };
     unsigned msg_flags = flags & MSG_CMSG_CLOEXEC_LINUX;
