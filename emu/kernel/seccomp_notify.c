@@ -163,8 +163,12 @@ static int64_t notify_recv(struct task *t, struct seccomp_filter *f, uint64_t ub
     un.id = GUINT64_TO_LE(n->id);
     un.pid = GUINT32_TO_LE((uint32_t)n->task->tid);
     un.data = *n->data; /* already in the guest's byte order */
-    if (!mm_write(t->mm, ubuf, &un, sizeof(un)))
-        return -EFAULT_LINUX; /* the notification stays INIT, as the kernel resets it */
+    if (!mm_write(t->mm, ubuf, &un, sizeof(un))) {
+        /* The notification stays INIT, counted again for the next RECV. */
+        f->notif->requests++;
+        waitq_wake(&f->wqh, -1);
+        return -EFAULT_LINUX;
+    }
     n->state = NOTIFY_SENT;
     n->receiver = t->tid;
     waitq_wake(&f->wqh, -1);
