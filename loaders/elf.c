@@ -229,6 +229,13 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
             done += n;
         }
     }
+    /* A read-only segment's pages stay the file's (mapped from the page
+     * cache, never copied); a writable one's become the process's own. */
+    for (size_t i = 0; i < info->nseg; i++) {
+        const struct elf_segment *s = &info->seg[i];
+        if (s->filesz && !(s->prot & PROT_WRITE_LINUX))
+            mm_mark_file_pages(t->mm, PAGE_DOWN(s->vaddr + bias), s->filesz);
+    }
     out->bias = bias;
     out->entry = info->entry + bias;
     out->phdr = info->phdr_vaddr ? info->phdr_vaddr + bias : 0;

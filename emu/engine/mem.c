@@ -741,8 +741,12 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
                 p.start = cuts[k];
                 p.end = cuts[k + 1];
                 p.host = keep.host + (cuts[k] - keep.start);
-                if (k == 1)
+                if (k == 1) {
                     p.prot = prot;
+                    /* from now on a write may make any page anonymous */
+                    if (prot & PROT_WRITE_LINUX)
+                        p.file_pages = false;
+                }
                 if ((e = insert_piece(mm, p))) {
                     chunk_unref(keep.chunk);
                     return map_errno(e);
@@ -760,6 +764,8 @@ int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
         if (e)
             return map_errno(e);
         v->prot = prot;
+        if (prot & PROT_WRITE_LINUX)
+            v->file_pages = false;
     }
     return at < end ? -ENOMEM_LINUX : 0;
 }
@@ -1009,6 +1015,13 @@ void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len)
 {
     for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++)
         VMA(mm, i)->no_write = true;
+}
+
+void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++)
+        if (!(VMA(mm, i)->prot & PROT_WRITE_LINUX))
+            VMA(mm, i)->file_pages = true;
 }
 
 static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len);

@@ -35,6 +35,10 @@ struct vma {
     bool no_write;       /* MAP_SHARED of a read-only descriptor: PROT_WRITE can
                             never be added (Linux's VM_MAYWRITE clear) */
     bool locked;         /* MAP_LOCKED (VM_LOCKED) */
+    bool file_pages;     /* a private mapping of a file (or a segment of the
+                            program) that has never been writable: its pages
+                            are still the file's, not anonymous copies (a
+                            shared futex keys the two apart: get_futex_key) */
     enum vma_special special;
 };
 
@@ -116,6 +120,9 @@ uint64_t mm_brk(struct mm *mm, uint64_t want);
 /* Mark [addr, addr+len), just mapped, as a shared mapping of a read-only
  * descriptor: mprotect can then never add PROT_WRITE (EACCES). */
 void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len);
+/* Mark [addr, addr+len), just mapped read-only and private, as a file's
+ * pages (vma.file_pages) until it is made writable. */
+void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len);
 /* RLIMIT_DATA's soft and hard values, in bytes, as mmap, mprotect, mremap
  * and brk test them. */
 void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max);

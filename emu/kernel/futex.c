@@ -45,8 +45,9 @@ static bool same_key(const struct waiter *w, const struct futex_key *k)
     return w->key == k->ptr && w->key2 == k->word;
 }
 
-/* The key of the word at uaddr, or -EINVAL (misaligned) / -EFAULT. */
-static int get_key(struct task *t, uint64_t uaddr, bool shared, struct futex_key *k)
+/* The key of the word at uaddr, or -EINVAL (misaligned) / -EFAULT.
+ * `write`: the operation will write the word (Linux's FUTEX_WRITE). */
+static int get_key(struct task *t, uint64_t uaddr, bool shared, bool write, struct futex_key *k)
 {
     if (uaddr & 3)
         return -EINVAL_LINUX;
@@ -54,14 +55,21 @@ static int get_key(struct task *t, uint64_t uaddr, bool shared, struct futex_key
         *k = (struct futex_key){ t->mm, uaddr };
         return 0;
     }
-    /* get_user_pages: the page must be there for a shared key. */
-    if (mm_valid_prefix(t->mm, uaddr, 4, PROT_READ_LINUX) < 4)
+    /* get_user_pages: the page must be there for a shared key, writable
+     * for FUTEX_WRITE. */
+    if (mm_valid_prefix(t->mm, uaddr, 4, write ? PROT_WRITE_LINUX : PROT_READ_LINUX) < 4)
         return -EFAULT_LINUX;
     const struct vma *v = mm_find(t->mm, uaddr);
-    if (v->shared)
+    if (v->shared) {
         *k = (struct futex_key){ v->host + (uaddr - v->start), KEY_HOSTMEM };
-    else
-        *k = (struct futex_key){ t->mm, uaddr | KEY_MMSHARED };
+        return 0;
+    }
+    /* A private page is anonymous unless it is still a file's: "a RO
+     * anonymous page will never change and thus doesn't make sense for
+     * futex operations" (its zero page, or a copy made read-only). */
+    if (!(v->prot & PROT_WRITE_LINUX) && !v->file_pages)
+        return -EFAULT_LINUX;
+    *k = (struct futex_key){ t->mm, uaddr | KEY_MMSHARED };
     return 0;
 }
 
@@ -82,25 +90,46 @@ static uint32_t *word_ptr(struct task *t, uint64_t uaddr)
 
 /* ---- waking ---- */
 
-struct wake_match {
-    const struct futex_key *k;
-    uint32_t bitset;
-};
-
-/* A PI waiter's bitset is 0 (a plain wait's never is): only the PI
- * operations, which hand it the lock, wake it. */
-static bool match_waiter(const struct waiter *w, void *arg)
+/* A PI waiter's bitset is 0 (a plain wait's never is); a
+ * FUTEX_WAIT_REQUEUE_PI waiter is marked.  Only the PI operations may
+ * wake either: the others find the word misused (Linux: the futex_q has
+ * a pi_state or an rt_waiter). */
+static bool pi_kind(const struct waiter *w)
 {
-    const struct wake_match *m = arg;
-    return same_key(w, m->k) && (w->bitset & m->bitset);
+    return w->bitset == 0 || w->requeue_pi;
 }
 
-/* futex_wake(): up to nr waiters whose bitset meets `bitset`.  Linux's
- * loop wakes at least one when nr <= 0. */
+/* futex_wake_mark(): off its queue, woken. */
+static void wake_waiter(struct waitq *q, GList *l)
+{
+    struct waiter *w = l->data;
+    g_queue_delete_link(&q->waiters, l);
+    w->q = NULL;
+    w->woken = true;
+    sched_wake(w->t);
+}
+
+/* futex_wake(): up to nr waiters whose bitset meets `bitset`, oldest
+ * first (Linux's loop wakes at least one when nr <= 0); -EINVAL at a PI
+ * waiter, those before it woken all the same. */
 static int wake_key(const struct futex_key *k, int nr, uint32_t bitset)
 {
-    struct wake_match m = { k, bitset };
-    return waitq_wake_match(bucket_of(k), nr <= 0 ? 1 : nr, match_waiter, &m);
+    struct waitq *q = bucket_of(k);
+    int n = 0;
+    for (GList *l = q->waiters.head, *next; l; l = next) {
+        next = l->next;
+        struct waiter *w = l->data;
+        if (!same_key(w, k))
+            continue;
+        if (pi_kind(w))
+            return -EINVAL_LINUX;
+        if (!(w->bitset & bitset))
+            continue;
+        wake_waiter(q, l);
+        if (++n >= nr)
+            break;
+    }
+    return n;
 }
 
 static int64_t futex_wake(struct task *t, uint64_t uaddr, bool shared, int nr, uint32_t bitset)
@@ -108,7 +137,7 @@ static int64_t futex_wake(struct task *t, uint64_t uaddr, bool shared, int nr, u
     if (!bitset)
         return -EINVAL_LINUX;
     struct futex_key k;
-    int r = get_key(t, uaddr, shared, &k);
+    int r = get_key(t, uaddr, shared, false, &k);
     if (r)
         return r;
     return wake_key(&k, nr, bitset);
@@ -127,26 +156,44 @@ static bool waiter_woken(struct task *t, void *arg)
     return ((struct waiter *)arg)->woken;
 }
 
+/* futex_wait_setup(): the key of uaddr, whose word must hold val. */
+static int wait_setup(struct task *t, uint64_t uaddr, bool shared, uint32_t val,
+                      struct futex_key *k)
+{
+    int r = get_key(t, uaddr, shared, false, k);
+    if (r)
+        return r;
+    uint32_t cur;
+    if (!get_word(t, uaddr, &cur))
+        return -EFAULT_LINUX;
+    return cur != val ? -EAGAIN_LINUX : 0;
+}
+
+/* futex_wait_queue(): w waits on the bucket of its key until a waker
+ * takes it off, the deadline passes or a signal comes: wait_event()'s
+ * answer. */
+static int queue_and_wait(struct task *t, struct waiter *w, int64_t deadline,
+                          enum wait_clock clock)
+{
+    waitq_add(bucket_of(&(struct futex_key){ w->key, w->key2 }), w);
+    int e = wait_event(t, &(struct wait_for){ .ready = waiter_woken, .arg = w,
+                                             .deadline_ns = deadline, .clock = clock,
+                                             .interruptible = true });
+    waitq_remove(w);
+    return e;
+}
+
 static int64_t futex_wait(struct task *t, uint64_t uaddr, bool shared, uint32_t val,
                           int64_t deadline, enum wait_clock clock, uint32_t bitset)
 {
     if (!bitset)
         return -EINVAL_LINUX;
     struct futex_key k;
-    int r = get_key(t, uaddr, shared, &k);
+    int r = wait_setup(t, uaddr, shared, val, &k);
     if (r)
         return r;
-    uint32_t cur;
-    if (!get_word(t, uaddr, &cur))
-        return -EFAULT_LINUX;
-    if (cur != val)
-        return -EAGAIN_LINUX;
     struct waiter w = { .t = t, .key = k.ptr, .key2 = k.word, .bitset = bitset };
-    waitq_add(bucket_of(&k), &w);
-    int e = wait_event(t, &(struct wait_for){ .ready = waiter_woken, .arg = &w,
-                                             .deadline_ns = deadline, .clock = clock,
-                                             .interruptible = true });
-    waitq_remove(&w);
+    int e = queue_and_wait(t, &w, deadline, clock);
     if (e == 0)
         return 0;
     if (e == -ETIMEDOUT_LINUX)
@@ -159,48 +206,16 @@ static int64_t futex_wait(struct task *t, uint64_t uaddr, bool shared, uint32_t 
 
 /* ---- requeue and wake-op ---- */
 
-static int64_t futex_requeue(struct task *t, uint64_t uaddr1, uint64_t uaddr2, bool shared,
-                             int nr_wake, int nr_requeue, const uint32_t *cmpval)
+/* requeue_futex(): the waiter now waits on the word of `k2`. */
+static void requeue_waiter(struct waitq *q1, GList *l, const struct futex_key *k2)
 {
-    if (nr_wake < 0 || nr_requeue < 0)
-        return -EINVAL_LINUX;
-    struct futex_key k1, k2;
-    int r;
-    if ((r = get_key(t, uaddr1, shared, &k1)) || (r = get_key(t, uaddr2, shared, &k2)))
-        return r;
-    if (cmpval) {
-        uint32_t cur;
-        if (!get_word(t, uaddr1, &cur))
-            return -EFAULT_LINUX;
-        if (cur != *cmpval)
-            return -EAGAIN_LINUX;
-    }
-    struct waitq *q1 = bucket_of(&k1), *q2 = bucket_of(&k2);
-    int count = 0;
-    GList *l = q1->waiters.head;
-    while (l) {
-        GList *next = l->next;
-        struct waiter *w = l->data;
-        if (count - nr_wake >= nr_requeue)
-            break;
-        if (same_key(w, &k1) && w->bitset) {
-            if (++count <= nr_wake) {
-                g_queue_delete_link(&q1->waiters, l);
-                w->q = NULL;
-                w->woken = true;
-                sched_wake(w->t);
-            } else {
-                /* requeue_futex(): the waiter now waits on the second word */
-                g_queue_delete_link(&q1->waiters, l);
-                w->key = k2.ptr;
-                w->key2 = k2.word;
-                w->q = q2;
-                g_queue_push_tail(&q2->waiters, w);
-            }
-        }
-        l = next;
-    }
-    return count;
+    struct waiter *w = l->data;
+    struct waitq *q2 = bucket_of(k2);
+    g_queue_delete_link(&q1->waiters, l);
+    w->key = k2->ptr;
+    w->key2 = k2->word;
+    w->q = q2;
+    g_queue_push_tail(&q2->waiters, w);
 }
 
 /* futex_atomic_op_inuser(): the operation on *uaddr2, then the
@@ -248,21 +263,20 @@ static int64_t futex_wake_op(struct task *t, uint64_t uaddr1, uint64_t uaddr2, b
 {
     struct futex_key k1, k2;
     int r;
-    if ((r = get_key(t, uaddr1, shared, &k1)) || (r = get_key(t, uaddr2, shared, &k2)))
+    if ((r = get_key(t, uaddr1, shared, false, &k1)) ||
+        (r = get_key(t, uaddr2, shared, true, &k2)))
         return r;
     bool cond = false;
     if ((r = wake_op_apply(t, uaddr2, op, &cond)))
         return r;
-    int n = 0;
-    struct wake_match m1 = { &k1, FUTEX_BITSET_MATCH_ANY_LINUX };
     /* futex_wake_op() stops at nr_wake with `++ret >= nr_wake`: one at
-     * least, as futex_wake(). */
-    n += waitq_wake_match(bucket_of(&k1), nr_wake <= 0 ? 1 : nr_wake, match_waiter, &m1);
-    if (cond) {
-        struct wake_match m2 = { &k2, FUTEX_BITSET_MATCH_ANY_LINUX };
-        n += waitq_wake_match(bucket_of(&k2), nr_wake2 <= 0 ? 1 : nr_wake2, match_waiter, &m2);
-    }
-    return n;
+     * least, as futex_wake(), and looks at no bitset; a PI waiter on
+     * either word is -EINVAL, after the operation. */
+    int n = wake_key(&k1, nr_wake, FUTEX_BITSET_MATCH_ANY_LINUX);
+    if (n < 0 || !cond)
+        return n;
+    int n2 = wake_key(&k2, nr_wake2, FUTEX_BITSET_MATCH_ANY_LINUX);
+    return n2 < 0 ? n2 : n + n2;
 }
 
 /* ---- priority inheritance (the lock word holds the owner's tid) ---- */
@@ -282,51 +296,60 @@ static struct waiter *first_pi_waiter(const struct futex_key *k)
     return NULL;
 }
 
-static int64_t futex_lock_pi(struct task *t, uint64_t uaddr, bool shared, int64_t deadline,
-                             enum wait_clock clock, bool trylock)
+/* futex_lock_pi_atomic(): take the PI futex at uaddr for `taker` (the
+ * caller, or the waiter a requeue takes it for): 1 when taken, 0 when
+ * its owner holds it (FUTEX_WAITERS now set, for the owner's unlock to
+ * come into the kernel), or an error. */
+static int lock_pi_atomic(struct task *t, uint64_t uaddr, const struct futex_key *k,
+                          const struct task *taker, bool set_waiters)
 {
-    struct futex_key k;
-    int r = get_key(t, uaddr, shared, &k);
-    if (r)
-        return r;
     uint32_t *p = word_ptr(t, uaddr);
     if (!p)
         return -EFAULT_LINUX;
     uint32_t v;
     memcpy(&v, p, 4);
     uint32_t owner = v & FUTEX_TID_MASK_LINUX;
-    if (owner == (uint32_t)t->tid)
+    if (owner == (uint32_t)taker->tid)
         return -EDEADLK_LINUX;
     if (owner == 0) {
         /* Free (perhaps after its owner died: the bit stays, for the
          * new owner to see): take it. */
-        uint32_t nv = (uint32_t)t->tid | (v & FUTEX_OWNER_DIED_LINUX);
-        if (first_pi_waiter(&k))
+        uint32_t nv = (uint32_t)taker->tid | (v & FUTEX_OWNER_DIED_LINUX);
+        if (set_waiters || first_pi_waiter(k))
             nv |= FUTEX_WAITERS_LINUX;
         memcpy(p, &nv, 4);
         mm_written(t->mm, uaddr, 4);
-        return 0;
+        return 1;
     }
-    /* attach_to_pi_owner(): the owner must exist. */
-    struct task *o = task_lookup((int32_t)owner);
-    if (!o || o->exited) {
-        if (v & FUTEX_OWNER_DIED_LINUX)
-            return -EAGAIN_LINUX; /* the kernel retries; the owner is gone */
-        return -ESRCH_LINUX;
-    }
-    if (trylock)
-        return -EAGAIN_LINUX;
+    /* The first waiter sets FUTEX_WAITERS before it looks for the owner
+     * (attach_to_pi_owner), so the bit stays when there is none. */
     if (!(v & FUTEX_WAITERS_LINUX)) {
         v |= FUTEX_WAITERS_LINUX;
         memcpy(p, &v, 4);
         mm_written(t->mm, uaddr, 4);
     }
+    /* handle_exit_race(): an owner that is gone is -ESRCH, OWNER_DIED or
+     * not (the robust list of a dying owner has run by now). */
+    struct task *o = task_lookup((int32_t)owner);
+    if (!o || o->exited)
+        return -ESRCH_LINUX;
+    return 0;
+}
+
+static int64_t futex_lock_pi(struct task *t, uint64_t uaddr, bool shared, int64_t deadline,
+                             enum wait_clock clock, bool trylock)
+{
+    struct futex_key k;
+    int r = get_key(t, uaddr, shared, true, &k);
+    if (r)
+        return r;
+    r = lock_pi_atomic(t, uaddr, &k, t, false);
+    if (r)
+        return r < 0 ? r : 0;
+    if (trylock)
+        return -EAGAIN_LINUX;
     struct waiter w = { .t = t, .key = k.ptr, .key2 = k.word, .bitset = 0 };
-    waitq_add(bucket_of(&k), &w);
-    int e = wait_event(t, &(struct wait_for){ .ready = waiter_woken, .arg = &w,
-                                             .deadline_ns = deadline, .clock = clock,
-                                             .interruptible = true });
-    waitq_remove(&w);
+    int e = queue_and_wait(t, &w, deadline, clock);
     if (e == 0)
         return 0; /* the unlocker wrote our tid into the word */
     /* futex_lock_pi(): a signal restarts the call after its handler. */
@@ -364,7 +387,7 @@ static int64_t futex_unlock_pi(struct task *t, uint64_t uaddr, bool shared)
     if ((v & FUTEX_TID_MASK_LINUX) != (uint32_t)t->tid)
         return -EPERM_LINUX;
     struct futex_key k;
-    int r = get_key(t, uaddr, shared, &k);
+    int r = get_key(t, uaddr, shared, true, &k);
     if (r)
         return r;
     /* only the CPU holder runs: the word is still the one read above */
@@ -377,6 +400,134 @@ static int64_t futex_unlock_pi(struct task *t, uint64_t uaddr, bool shared)
     memcpy(p, &zero, 4);
     mm_written(t->mm, uaddr, 4);
     return 0;
+}
+
+/* ---- requeue-PI: a condition variable whose mutex is a PI futex ---- */
+
+/* futex_wait_requeue_pi(): wait on uaddr (as FUTEX_WAIT) until
+ * FUTEX_CMP_REQUEUE_PI either takes the PI futex at uaddr2 for this
+ * waiter or moves it onto that futex as a PI waiter, whose owner's
+ * unlock then hands it over.  0 once the caller owns uaddr2. */
+static int64_t futex_wait_requeue_pi(struct task *t, uint64_t uaddr, bool shared, uint32_t val,
+                                     int64_t deadline, enum wait_clock clock, uint64_t uaddr2)
+{
+    if (uaddr == uaddr2)
+        return -EINVAL_LINUX;
+    struct futex_key k, k2;
+    int r = get_key(t, uaddr2, shared, true, &k2);
+    if (r)
+        return r;
+    if ((r = wait_setup(t, uaddr, shared, val, &k)))
+        return r;
+    if (k.ptr == k2.ptr && k.word == k2.word)
+        return -EINVAL_LINUX; /* two addresses of one shared word */
+    struct waiter w = { .t = t, .key = k.ptr, .key2 = k.word,
+                        .bitset = FUTEX_BITSET_MATCH_ANY_LINUX, .requeue_pi = true,
+                        .pi_key = k2.ptr, .pi_key2 = k2.word };
+    int e = queue_and_wait(t, &w, deadline, clock);
+    bool requeued = w.bitset == 0; /* moved onto uaddr2 as a PI waiter */
+    if (e == 0)
+        return 0; /* the lock was taken for us, or handed over */
+    if (e == -ETIMEDOUT_LINUX)
+        return -ETIMEDOUT_LINUX;
+    /* A signal before the requeue restarts the call after its handler
+     * (handle_early_requeue_pi_wakeup); after it, the word has changed
+     * and a restart could only answer -EWOULDBLOCK, which is answered. */
+    return requeued ? -EAGAIN_LINUX : -ERESTARTNOINTR_LINUX;
+}
+
+/* A waiter FUTEX_CMP_REQUEUE_PI may move to the PI futex of key k2. */
+static int requeue_pi_ok(const struct waiter *w, const struct futex_key *k2)
+{
+    if (!w->requeue_pi || w->bitset == 0)
+        return -EINVAL_LINUX; /* not waiting in FUTEX_WAIT_REQUEUE_PI */
+    if (w->pi_key != k2->ptr || w->pi_key2 != k2->word)
+        return -EINVAL_LINUX; /* it waits to take another futex */
+    return 0;
+}
+
+/* futex_proxy_trylock_atomic(): the PI word is read first, waiters or
+ * not; then uaddr2 is taken for the oldest waiter on k1 if it is free
+ * (with FUTEX_WAITERS when more are to follow), and that waiter woken: 1;
+ * 0 when it is held or nobody waits; or an error. */
+static int proxy_trylock(struct task *t, struct waitq *q1, uint64_t uaddr2,
+                         const struct futex_key *k1, const struct futex_key *k2, int nr_requeue)
+{
+    uint32_t piword;
+    if (!get_word(t, uaddr2, &piword))
+        return -EFAULT_LINUX;
+    for (GList *l = q1->waiters.head; l; l = l->next) {
+        struct waiter *top = l->data;
+        if (!same_key(top, k1))
+            continue;
+        int r = requeue_pi_ok(top, k2);
+        if (r)
+            return r;
+        r = lock_pi_atomic(t, uaddr2, k2, top->t, nr_requeue > 0);
+        if (r == 1)
+            wake_waiter(q1, l);
+        return r;
+    }
+    return 0;
+}
+
+/* futex_requeue(): wake nr_wake waiters on uaddr1 and move up to
+ * nr_requeue more onto uaddr2.  With requeue_pi, uaddr2 is a PI futex:
+ * it is taken for the oldest waiter and that one woken if it is free
+ * (proxy_trylock), and the waiters moved onto it wait for its owner's
+ * unlock as FUTEX_LOCK_PI waiters do.  How many were woken or moved. */
+static int64_t futex_requeue(struct task *t, uint64_t uaddr1, uint64_t uaddr2, bool shared,
+                             int nr_wake, int nr_requeue, const uint32_t *cmpval,
+                             bool requeue_pi)
+{
+    if (nr_wake < 0 || nr_requeue < 0)
+        return -EINVAL_LINUX;
+    /* requeue-PI: two distinct words, and one waiter to wake at most */
+    if (requeue_pi && (uaddr1 == uaddr2 || nr_wake != 1))
+        return -EINVAL_LINUX;
+    struct futex_key k1, k2;
+    int r;
+    if ((r = get_key(t, uaddr1, shared, false, &k1)) ||
+        (r = get_key(t, uaddr2, shared, requeue_pi, &k2)))
+        return r;
+    if (requeue_pi && k1.ptr == k2.ptr && k1.word == k2.word)
+        return -EINVAL_LINUX; /* two addresses of one shared word */
+    if (cmpval) {
+        uint32_t cur;
+        if (!get_word(t, uaddr1, &cur))
+            return -EFAULT_LINUX;
+        if (cur != *cmpval)
+            return -EAGAIN_LINUX;
+    }
+    struct waitq *q1 = bucket_of(&k1);
+    int count = 0;
+    if (requeue_pi && (count = proxy_trylock(t, q1, uaddr2, &k1, &k2, nr_requeue)) < 0)
+        return count;
+    for (GList *l = q1->waiters.head, *next; l; l = next) {
+        next = l->next;
+        struct waiter *w = l->data;
+        if (count - nr_wake >= nr_requeue)
+            break;
+        if (!same_key(w, &k1))
+            continue;
+        /* an error stops the loop; those before it stay woken or moved */
+        if (requeue_pi) {
+            if ((r = requeue_pi_ok(w, &k2)))
+                return r;
+            /* rt_mutex_start_proxy_lock(): a FUTEX_LOCK_PI waiter now */
+            w->bitset = 0;
+            count++;
+            requeue_waiter(q1, l, &k2);
+        } else {
+            if (pi_kind(w))
+                return -EINVAL_LINUX;
+            if (++count <= nr_wake)
+                wake_waiter(q1, l);
+            else
+                requeue_waiter(q1, l, &k2);
+        }
+    }
+    return count;
 }
 
 /* ---- the system call ---- */
@@ -445,9 +596,9 @@ int64_t futex_syscall(struct task *t, uint64_t uaddr, int op, uint32_t val, uint
     case FUTEX_WAKE_BITSET_LINUX:
         return futex_wake(t, uaddr, shared, (int)val, val3);
     case FUTEX_REQUEUE_LINUX:
-        return futex_requeue(t, uaddr, uaddr2, shared, (int)val, val2, NULL);
+        return futex_requeue(t, uaddr, uaddr2, shared, (int)val, val2, NULL, false);
     case FUTEX_CMP_REQUEUE_LINUX:
-        return futex_requeue(t, uaddr, uaddr2, shared, (int)val, val2, &val3);
+        return futex_requeue(t, uaddr, uaddr2, shared, (int)val, val2, &val3, false);
     case FUTEX_WAKE_OP_LINUX:
         return futex_wake_op(t, uaddr, uaddr2, shared, (int)val, val2, val3);
     case FUTEX_LOCK_PI_LINUX:
@@ -457,10 +608,12 @@ int64_t futex_syscall(struct task *t, uint64_t uaddr, int op, uint32_t val, uint
         return futex_unlock_pi(t, uaddr, shared);
     case FUTEX_TRYLOCK_PI_LINUX:
         return futex_lock_pi(t, uaddr, shared, -1, clock, true);
+    case FUTEX_WAIT_REQUEUE_PI_LINUX:
+        return futex_wait_requeue_pi(t, uaddr, shared, val, deadline, clock, uaddr2);
+    case FUTEX_CMP_REQUEUE_PI_LINUX:
+        return futex_requeue(t, uaddr, uaddr2, shared, (int)val, val2, &val3, true);
     default:
-        /* FUTEX_FD is gone; WAIT_REQUEUE_PI and CMP_REQUEUE_PI are not
-         * emulated (glibc >= 2.25 condition variables never use them):
-         * docs/internals.md. */
+        /* FUTEX_FD is gone since 2.6.26 */
         return -ENOSYS_LINUX;
     }
 }
@@ -488,8 +641,9 @@ static void futex_death(struct task *t, uint64_t uaddr, bool pi, bool pending)
     mm_written(t->mm, uaddr, 4);
     if (pi) {
         struct futex_key k;
-        if (!get_key(t, uaddr, true, &k) && !pi_hand_over(t, uaddr, &k, FUTEX_OWNER_DIED_LINUX) &&
-            !get_key(t, uaddr, false, &k))
+        if (!get_key(t, uaddr, true, true, &k) &&
+            !pi_hand_over(t, uaddr, &k, FUTEX_OWNER_DIED_LINUX) &&
+            !get_key(t, uaddr, false, true, &k))
             pi_hand_over(t, uaddr, &k, FUTEX_OWNER_DIED_LINUX);
         return;
     }

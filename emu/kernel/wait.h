@@ -36,6 +36,11 @@ struct waiter {
     uint64_t key2;
     uint32_t bitset;
     bool woken;       /* taken off the queue by a waker */
+    /* futex: a FUTEX_WAIT_REQUEUE_PI waiter (Linux's rt_waiter), and the
+     * PI futex it may be requeued to */
+    bool requeue_pi;
+    const void *pi_key;
+    uint64_t pi_key2;
 };
 
 void waitq_init(struct waitq *q);

@@ -63,6 +63,8 @@ static int64_t map_file(struct task *t, uint64_t addr, uint64_t len, int prot, i
     mm_written(t->mm, (uint64_t)at, plen);
     if (shared)
         mm_deny_write(t->mm, (uint64_t)at, plen);
+    else
+        mm_mark_file_pages(t->mm, (uint64_t)at, plen);
     return at;
 }
 

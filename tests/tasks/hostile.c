@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SYS_futex
@@ -464,6 +465,7 @@ static void *pi_owner_thread(void *a)
     return a;
 }
 
+static const int rodata_word = 7;
 static void futex_pi(void)
 {
     int w = 0;
@@ -524,10 +526,6 @@ static void futex_pi(void)
 static void futex_protections(void)
 {
     int w = 0;
-    /* (A shared FUTEX_WAIT on a read-only private anonymous page is left
-     * out: Linux answers EFAULT, "a RO anonymous page will never change",
-     * and seccomp-emu, which does not tell file pages from anonymous ones,
-     * waits; see the report of issue 31.) */
     int *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     int *none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     FX("FUTEX_WAIT read-only page, *uaddr 0, val 1", ro, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
@@ -544,8 +542,190 @@ static void futex_protections(void)
     FX("FUTEX_UNLOCK_PI PROT_NONE page", none, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
     FX("FUTEX_UNLOCK_PI misaligned, not the owner", (char *)&w + 1, FUTEX_UNLOCK_PI_PRIVATE, 0,
        NULL, NULL, 0);
+    /* A shared key on private memory (get_futex_key): a file's page is
+     * keyed by the file, an anonymous page only if it can be written ("a
+     * RO anonymous page will never change"), whatever the operation. */
+    int *cow = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    *cow = 0;
+    mprotect(cow, 4096, PROT_READ);
+    int *wo = mmap(NULL, 4096, PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int *sro = mmap(NULL, 4096, PROT_READ, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    FX("FUTEX_WAIT (shared) read-only anonymous page", ro, FUTEX_WAIT, 1, NULL, NULL, 0);
+    FX("FUTEX_WAKE (shared) read-only anonymous page", ro, FUTEX_WAKE, 1, NULL, NULL, 0);
+    FX("FUTEX_WAIT (shared) anonymous page written, then read-only", cow, FUTEX_WAIT, 1, NULL,
+       NULL, 0);
+    FX("FUTEX_CMP_REQUEUE (shared) uaddr2 read-only anonymous", &w, FUTEX_CMP_REQUEUE, 1,
+       (void *)1, ro, 0);
+    FX("FUTEX_WAIT (shared) write-only anonymous page, val 1", wo, FUTEX_WAIT, 1, NULL, NULL, 0);
+    FX("FUTEX_WAIT (shared) read-only shared anonymous page, val 1", sro, FUTEX_WAIT, 1, NULL,
+       NULL, 0);
+    FX("FUTEX_WAIT (shared) the program's read-only data, val 1", (void *)&rodata_word,
+       FUTEX_WAIT, 1, NULL, NULL, 0);
+    FX("FUTEX_WAKE_OP (shared) uaddr2 the program's read-only data", &w, FUTEX_WAKE_OP, 1,
+       (void *)1, (void *)&rodata_word, FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_EQ, 0));
     munmap(ro, 4096);
     munmap(none, 4096);
+    munmap(cow, 4096);
+    munmap(wo, 4096);
+    munmap(sro, 4096);
+}
+
+/* ---- requeue-PI (a condition variable over a PI mutex) used badly ---- */
+static unsigned rq_cond[5], rq_lock[3];
+struct rq_waiter {
+    pthread_t th;
+    unsigned *cond, *lock;
+    int plain;              /* a plain FUTEX_WAIT instead */
+    int own_lock_first;     /* takes its lock before it waits for it */
+    struct kts deadline;    /* absolute, CLOCK_MONOTONIC; 0: none */
+    int tid;
+    long r, unlock;         /* its answer (-errno), its unlock's */
+    unsigned word;          /* the lock word when it returned */
+};
+static void *rq_wait(void *a)
+{
+    struct rq_waiter *x = a;
+    x->tid = (int)syscall(SYS_gettid);
+    if (x->own_lock_first)
+        fx(x->lock, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    long r = x->plain ? fx(x->cond, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0)
+                      : fx(x->cond, FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0,
+                           x->deadline.tv_sec ? &x->deadline : NULL, x->lock, 0);
+    x->r = r < 0 ? -errno : r;
+    x->word = *x->lock;
+    x->unlock = 1;
+    if ((x->word & FUTEX_TID_MASK) == (unsigned)x->tid) {
+        long u = fx(x->lock, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+        x->unlock = u < 0 ? -errno : u;
+    }
+    return NULL;
+}
+static void rq_start(struct rq_waiter *x, unsigned *cond, unsigned *lock, long deadline_ms)
+{
+    x->cond = cond;
+    x->lock = lock;
+    if (deadline_ms) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long ns = now.tv_nsec + deadline_ms * 1000000L;
+        x->deadline = (struct kts){ now.tv_sec + ns / 1000000000L, ns % 1000000000L };
+    }
+    pthread_create(&x->th, NULL, rq_wait, x);
+}
+/* Whether the waiter is queued yet is timing; what the call answers once
+ * it is, is not: repeat a call that answers 0 until then, print the
+ * first other answer. */
+#define UNTIL_QUEUED(label, ...)                                                 \
+    do {                                                                         \
+        long r_ = 0;                                                             \
+        for (int i_ = 0; i_ < 5000 && (r_ = fx(__VA_ARGS__)) == 0; i_++)         \
+            nanosleep(&(struct timespec){ 0, 1000000 }, NULL);                   \
+        futex_line(label, r_);                                                   \
+    } while (0)
+static void rq_join(const char *label, struct rq_waiter *x)
+{
+    pthread_join(x->th, NULL);
+    printf("futex  %-58s    -> %s, lock word its tid%s: %s, its unlock -> %s\n", label,
+           x->r < 0 ? strerrorname_np((int)-x->r) : "0",
+           (x->word & FUTEX_WAITERS) ? "|FUTEX_WAITERS" : "",
+           (x->word & FUTEX_TID_MASK) == (unsigned)x->tid ? "yes" : "no",
+           x->unlock == 1 ? "(not the owner)" : E(x->unlock));
+}
+
+static void futex_requeue_pi(void)
+{
+    unsigned *c = rq_cond, *l = rq_lock;
+    struct kts past = {1, 0};
+    FX("FUTEX_LOCK_PI2, word 0", &l[0], FUTEX_LOCK_PI2_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI of it", &l[0], FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    FX("FUTEX_LOCK_PI2|FUTEX_CLOCK_REALTIME, word 0", &l[0],
+       FUTEX_LOCK_PI2_PRIVATE | FUTEX_CLOCK_REALTIME, 0, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI of it", &l[0], FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    l[0] = 0x3ffffff0;
+    FX("FUTEX_LOCK_PI2, word == a tid nobody has", &l[0], FUTEX_LOCK_PI2_PRIVATE, 0, NULL, NULL,
+       0);
+    printf("futex  %-58s    word %#x\n", "  after it", l[0]);
+    l[0] = 0x3ffffff0 | FUTEX_OWNER_DIED;
+    FX("FUTEX_TRYLOCK_PI, word OWNER_DIED|a tid nobody has", &l[0], FUTEX_TRYLOCK_PI_PRIVATE, 0,
+       NULL, NULL, 0);
+    printf("futex  %-58s    word %#x\n", "  after it", l[0]);
+    l[0] = 0;
+    FX("FUTEX_WAIT_REQUEUE_PI uaddr == uaddr2", &c[0], FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, NULL,
+       &c[0], 0);
+    FX("FUTEX_WAIT_REQUEUE_PI *uaddr 0, val 1", &c[0], FUTEX_WAIT_REQUEUE_PI_PRIVATE, 1, NULL,
+       &l[0], 0);
+    FX("FUTEX_WAIT_REQUEUE_PI deadline past", &c[0], FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, &past,
+       &l[0], 0);
+    FX("FUTEX_WAIT_REQUEUE_PI|CLOCK_REALTIME deadline past", &c[0],
+       FUTEX_WAIT_REQUEUE_PI_PRIVATE | FUTEX_CLOCK_REALTIME, 0, &past, &l[0], 0);
+    FX("FUTEX_WAIT_REQUEUE_PI uaddr2 misaligned", &c[0], FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, &past,
+       (char *)&l[0] + 1, 0);
+    FX("FUTEX_WAIT_REQUEUE_PI uaddr2 unmapped, deadline past", &c[0],
+       FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, &past, unmapped, 0);
+    FX("FUTEX_WAIT_REQUEUE_PI (shared) uaddr2 unmapped", &c[0], FUTEX_WAIT_REQUEUE_PI, 0, &past,
+       unmapped, 0);
+    FX("FUTEX_CMP_REQUEUE_PI nr_wake 2", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE, 2, (void *)1, &l[0],
+       0);
+    FX("FUTEX_CMP_REQUEUE_PI nr_wake 0", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE, 0, (void *)1, &l[0],
+       0);
+    FX("FUTEX_CMP_REQUEUE_PI uaddr == uaddr2", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, (void *)1,
+       &c[0], 0);
+    FX("FUTEX_CMP_REQUEUE_PI nr_requeue -1", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE, 1,
+       (void *)(uintptr_t)0xffffffffu, &l[0], 0);
+    FX("FUTEX_CMP_REQUEUE_PI *uaddr 0, val3 5", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, (void *)1,
+       &l[0], 5);
+    FX("FUTEX_CMP_REQUEUE_PI|CLOCK_REALTIME", &c[0],
+       FUTEX_CMP_REQUEUE_PI_PRIVATE | FUTEX_CLOCK_REALTIME, 1, (void *)1, &l[0], 0);
+    FX("FUTEX_CMP_REQUEUE_PI uaddr2 unmapped, no waiters", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE,
+       1, (void *)1, unmapped, 0);
+    FX("FUTEX_CMP_REQUEUE_PI no waiters", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, (void *)1,
+       &l[0], 0);
+    printf("futex  %-58s    word %#x\n", "  after it", l[0]);
+
+    /* A waiter on c[0] for l[0], which is free: the plain operations find
+     * it misused; the requeue takes l[0] for it and wakes it. */
+    static struct rq_waiter a, b, d, e;
+    rq_start(&a, &c[0], &l[0], 0);
+    UNTIL_QUEUED("FUTEX_WAKE, a FUTEX_WAIT_REQUEUE_PI waiter", &c[0], FUTEX_WAKE_PRIVATE, 1, NULL,
+                 NULL, 0);
+    FX("FUTEX_CMP_REQUEUE of it", &c[0], FUTEX_CMP_REQUEUE_PRIVATE, 1, (void *)1, &c[1], 0);
+    FX("FUTEX_WAKE_OP of it", &c[0], FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &c[1],
+       FUTEX_OP(FUTEX_OP_ADD, 0, FUTEX_OP_CMP_EQ, 0));
+    FX("FUTEX_CMP_REQUEUE_PI of it to another lock", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE, 1,
+       (void *)1, &l[1], 0);
+    FX("FUTEX_CMP_REQUEUE_PI of it, its lock free", &c[0], FUTEX_CMP_REQUEUE_PI_PRIVATE, 1,
+       (void *)0, &l[0], 0);
+    rq_join("  the waiter", &a);
+    printf("futex  %-58s    word %#x\n", "  after it", l[0]);
+
+    /* l[0] held: the requeue moves the waiter onto it; the unlock hands
+     * it over. */
+    FX("FUTEX_LOCK_PI l, word 0", &l[0], FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    rq_start(&b, &c[1], &l[0], 0);
+    UNTIL_QUEUED("FUTEX_CMP_REQUEUE_PI, l held by the caller", &c[1],
+                 FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, (void *)1, &l[0], 0);
+    printf("futex  %-58s    FUTEX_WAITERS set: %s\n", "  after it",
+           (l[0] & FUTEX_WAITERS) ? "yes" : "no");
+    FX("FUTEX_WAKE l, the waiter requeued onto it", &l[0], FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    FX("FUTEX_UNLOCK_PI l", &l[0], FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+    rq_join("  the waiter", &b);
+    printf("futex  %-58s    word %#x\n", "  after it", l[0]);
+
+    /* a plain waiter cannot be requeued to a PI futex */
+    d.plain = 1;
+    rq_start(&d, &c[2], &l[1], 0);
+    UNTIL_QUEUED("FUTEX_CMP_REQUEUE_PI, a plain FUTEX_WAIT waiter", &c[2],
+                 FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, (void *)1, &l[1], 0);
+    FX("FUTEX_WAKE it", &c[2], FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    rq_join("  the waiter", &d);
+
+    /* a waiter that already owns the lock it is to be given; its
+     * deadline ends it */
+    e.own_lock_first = 1;
+    rq_start(&e, &c[3], &l[2], 1000);
+    UNTIL_QUEUED("FUTEX_CMP_REQUEUE_PI, the waiter owns l", &c[3], FUTEX_CMP_REQUEUE_PI_PRIVATE, 1,
+                 (void *)1, &l[2], 0);
+    rq_join("  the waiter, deadline 1 s", &e);
 }
 
 /* ---- wait and kill used badly ---- */
@@ -773,6 +953,7 @@ int main(void)
     futex_table();
     futex_pi();
     futex_protections();
+    futex_requeue_pi();
     robust_mutexes();
     hand_made_lists();
     killed_while_blocked();
