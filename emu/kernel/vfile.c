@@ -168,6 +168,23 @@ const char *vfile_place(size_t i, char *buf, size_t len, enum vfile_id *id)
     return buf;
 }
 
+GPtrArray *vfile_proc_task_entries(struct task *t, const char *path)
+{
+    const char *rest;
+    struct task *dir = proc_dir_task(t, path, &rest);
+    if (!dir || strcmp(rest, "/task"))
+        return NULL;
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    const struct thread_group *g = dir->group;
+    g_ptr_array_add(names, g_strdup_printf("%d", g->leader->tid));
+    for (GList *l = g->threads.head; l; l = l->next) {
+        const struct task *th = l->data;
+        if (th != g->leader)
+            g_ptr_array_add(names, g_strdup_printf("%d", th->tid));
+    }
+    return names;
+}
+
 int vfile_lookup(struct task *t, const char *path, int32_t *tid)
 {
     /* The files outside /proc have one name each. */

@@ -8,6 +8,7 @@
 #ifndef EMU_KERNEL_VFILE_H
 #define EMU_KERNEL_VFILE_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +43,11 @@ struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf)
 int64_t vfile_fd_link(struct task *t, const char *path, char *out, size_t size);
 /* Whether `path` is one of those /proc directories, or its task/. */
 bool vfile_proc_dir(struct task *t, const char *path);
+/* The entries of /proc/<spec>/task for t, one per thread of that process
+ * (tids as names, in its thread order: the leader first, a zombie leader
+ * too, as proc_task_readdir() walks them), or NULL if `path` is no such
+ * directory. */
+GPtrArray *vfile_proc_task_entries(struct task *t, const char *path);
 /* Open it with Linux open flags: a guest descriptor or a negative errno. */
 int64_t vfile_open(struct task *t, int id, int32_t tid, int flags);
 /* Fill the guest's buffer at buf with zeros or, `random`, the host's

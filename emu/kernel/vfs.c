@@ -908,7 +908,9 @@ int64_t ofile_getdents(struct task *t, struct ofile *f, uint64_t buf, uint64_t c
     uint64_t start_pos = f->pos;
     long start_cookie = f->type == OFILE_DIR ? telldir(f->dir) : 0;
     if (f->type == OFILE_SYNTH_DIR) {
-        g_autoptr(GPtrArray) kids = drawn_children(f->path);
+        g_autoptr(GPtrArray) kids = vfile_proc_task_entries(t, f->path);
+        if (!kids)
+            kids = drawn_children(f->path);
         while (f->pos < 2 + (uint64_t)kids->len) {
             uint64_t i = f->pos;
             const char *name = i == 0 ? "." : i == 1 ? ".." : kids->pdata[i - 2];

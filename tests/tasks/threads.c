@@ -8,8 +8,10 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -150,6 +152,83 @@ static void killed_mid_call(void)
            WIFEXITED(st) ? "exited" : "killed", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 }
 
+/* /proc/self/task and /proc/<pid>/task list ".", ".." and one directory
+ * per thread of the process, named by its tid, the main thread first. */
+static int listed_pipe[2];
+static volatile int listed_tids[3];
+static void *listed_thread(void *a)
+{
+    listed_tids[(long)a] = (int)syscall(SYS_gettid);
+    char b;
+    (void)!read(listed_pipe[0], &b, 1);
+    return NULL;
+}
+/* A joined thread is still listed for a moment natively: pthread_join
+ * returns at its CLEARTID wake-up, before the kernel releases it.  So the
+ * directory is read again (for up to a second) until it lists the
+ * threads expected and no other. */
+static void list_task_dir(const char *path, const char *when, int expect)
+{
+    int dots, ours, others, first, dirs;
+    for (int tries = 0; tries < 1000; tries++) {
+        DIR *d = opendir(path);
+        if (!d) {
+            printf("%s %s: %s\n", path[6] == 's' ? "/proc/self/task" : "/proc/<pid>/task", when,
+                   strerror(errno));
+            return;
+        }
+        dots = 0, ours = 0, others = 0, first = -1, dirs = 0;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) {
+                dots++;
+                continue;
+            }
+            int tid = atoi(e->d_name);
+            if (first < 0)
+                first = tid;
+            dirs += e->d_type == DT_DIR;
+            int mine = tid == getpid();
+            for (int i = 0; i < 3; i++)
+                mine |= tid == listed_tids[i];
+            if (mine)
+                ours++;
+            else
+                others++;
+        }
+        closedir(d);
+        if (ours == expect && !others)
+            break;
+        usleep(1000);
+    }
+    printf("%s %s: . and .. %d, threads of ours %d, others %d, directories %d, "
+           "the main thread first %s\n",
+           path[6] == 's' ? "/proc/self/task" : "/proc/<pid>/task", when, dots, ours, others,
+           dirs, first == getpid() ? "yes" : "no");
+}
+static void listed_threads(void)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/task", (int)getpid());
+    if (pipe(listed_pipe))
+        return;
+    list_task_dir("/proc/self/task", "with one thread", 1);
+    pthread_t th[3];
+    for (long i = 0; i < 3; i++)
+        pthread_create(&th[i], NULL, listed_thread, (void *)i);
+    for (int i = 0; i < 3; i++)
+        while (!listed_tids[i])
+            sched_yield();
+    list_task_dir("/proc/self/task", "with four threads", 4);
+    list_task_dir(path, "with four threads", 4);
+    (void)!write(listed_pipe[1], "xxx", 3);
+    for (int i = 0; i < 3; i++)
+        pthread_join(th[i], NULL);
+    list_task_dir("/proc/self/task", "after the joins", 1);
+    close(listed_pipe[0]);
+    close(listed_pipe[1]);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -239,5 +318,6 @@ int main(int argc, char **argv)
     waitpid(pid, &st, 0);
     printf("posix_spawn: %d, child exited %d\n", r, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     killed_mid_call();
+    listed_threads();
     return 0;
 }
