@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Differential fuzzing of seccomp-emu against this host's kernel (issue 25):
 #   scripts/difffuzz.sh SECONDS [SEED [FAMILY]]
-# FAMILY: calls (default) or mm (the memory-management calls over a region
-# with holes, the vDSO, the break and the stack; issue 33).
+# FAMILY: calls (default), mm (the memory-management calls over a region
+# with holes, the vDSO, the break and the stack; issue 33) or tasks
+# (threads, futexes, pipes, tgkill, fork and wait4; issue 31).
 # Runs random op lists (tests/difffuzz) natively and under build/seccomp-emu
 # for SECONDS, prints every difference (minimised), saves each new one under
 # build/difffuzz-new/, and ends with the number of programs and calls run

@@ -420,7 +420,72 @@ class MemGen(Gen):
         return self.ops
 
 
-FAMILIES = {'calls': Gen, 'mm': MemGen}
+class TaskGen(Gen):
+    """The threads-and-processes family (issue 31): threads started with
+    clone as pthread_create starts them, woken through futexes, pipes and
+    signals, joined through CLONE_CHILD_CLEARTID; fork, wait4 and exit
+    statuses; pipes between processes; tgkill of a blocked thread.  Only the
+    main thread prints, and only what does not depend on the interleaving
+    (interp.c's T U W K q J F ops): the generator sends nothing to a thread
+    whose wait is already ending, joins only threads whose wait ends, and
+    ends the program with a fatal signal's K, which waits for it."""
+    QUIET = ['10', '12', '14', '1', '15', '34']        # signals q may catch
+    FATAL = ['1', '2', '10', '12', '14', '15', '34', '64', '9']
+    IGNORED = ['17', '23', '28']                        # SIG_DFL ignores them
+    CHILD_SIGS = ['9', '15', '10', '1', '14', '17', '12', '34']
+
+    def program(self):
+        r = self.r
+        slots = [None] * 4          # {'kind': K, 'ending': bool}
+        quiet = set()
+        for _ in range(r.randrange(1, 18)):
+            free = [k for k in range(4) if slots[k] is None]
+            waiting = {kind: [k for k in range(4) if slots[k] and not slots[k]['ending']
+                              and slots[k]['kind'] == kind] for kind in range(4)}
+            ending = [k for k in range(4) if slots[k] and slots[k]['ending']]
+            c = r.random()
+            if c < 0.25 and free:
+                k, kind = r.choice(free), r.randrange(4)
+                self.ops.append('T,%d,%d' % (k, kind))
+                slots[k] = {'kind': kind, 'ending': kind == 3}
+            elif c < 0.32:
+                sig = r.choice(self.QUIET)
+                self.ops.append('q,%s' % sig)
+                quiet.add(sig)
+            elif c < 0.42 and waiting[0]:
+                k = r.choice(waiting[0])
+                self.ops.append('U,%d,%s' % (k, r.choice(['1', '2', '7', '-1'])))
+                slots[k]['ending'] = True
+            elif c < 0.52 and waiting[1]:
+                k = r.choice(waiting[1])
+                self.ops.append('W,%d,%d' % (k, r.randrange(256)))
+                slots[k]['ending'] = True
+            elif c < 0.66 and (waiting[0] or waiting[1] or waiting[2]):
+                k = r.choice(waiting[0] + waiting[1] + waiting[2])
+                sig = r.choice(self.FATAL + self.IGNORED + sorted(quiet) * 2)
+                kind = slots[k]['kind']
+                if sig == '9' or (kind in (1, 2) and sig in self.FATAL and sig not in quiet):
+                    self.ops.append('K,%d,%s,1' % (k, sig))
+                    return self.ops
+                self.ops.append('K,%d,%s' % (k, sig))
+                if kind in (1, 2) and sig in quiet:
+                    slots[k]['ending'] = True
+            elif c < 0.82 and ending:
+                k = r.choice(ending)
+                self.ops.append('J,%d' % k)
+                slots[k] = None
+            else:
+                fk = r.randrange(3)
+                arg = r.choice(['0', '1', '42', '255', '256']) if fk == 0 else \
+                    r.choice(self.CHILD_SIGS) if fk == 1 else str(r.randrange(17))
+                self.ops.append('F,%d,%s' % (fk, arg))
+        for k in range(4):
+            if slots[k] and slots[k]['ending'] and r.random() < 0.7:
+                self.ops.append('J,%d' % k)
+        return self.ops
+
+
+FAMILIES = {'calls': Gen, 'mm': MemGen, 'tasks': TaskGen}
 
 
 def limits():
@@ -573,7 +638,7 @@ def show(d):
 
 
 def count_calls(ops):
-    return sum(1 for o in ops if o[0] in 'cfhsr')
+    return sum(1 for o in ops if o[0] in 'cfhsrTUWKqJF')
 
 
 def cmd_run(runner, a):
@@ -655,7 +720,8 @@ def main():
     r.add_argument('--save')
     r.add_argument('--family', choices=sorted(FAMILIES), default='calls',
                    help='calls: the personality\'s calls, strict mode, faults, sigreturn frames; '
-                        'mm: the memory-management calls over a region with holes')
+                        'mm: the memory-management calls over a region with holes; '
+                        'tasks: threads, futexes, pipes, signals, fork and wait4')
     r.add_argument('--programs', type=int, default=0,
                    help='stop after this many programs (SECONDS still bounds the run)')
     c = sub.add_parser('check')

@@ -18,6 +18,30 @@
  *                  readable, "w" writable, then "0" if its first byte is 0
  *                  else "x" (faults are caught and skipped, nothing kept)
  *   y,ADDR,VAL     store the byte VAL at ADDR; prints "y ok" or "y fault"
+ *   T,K,KIND       start thread K (0-3) with clone as pthread_create does
+ *                  (CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID into tidw[K]),
+ *                  all signals blocked; it waits (KIND 0) for word[K] to
+ *                  change, FUTEX_WAIT in a loop; (1) in ppoll for its pipe,
+ *                  with no signal blocked, then reads a byte; (2) in ppoll
+ *                  for a signal alone; (3) not at all.  It records what
+ *                  ended the wait and exits (exit, not exit_group); threads
+ *                  never print, so the output is the main thread's alone
+ *   U,K,V          word[K] = V and FUTEX_WAKE it
+ *   W,K,BYTE       write BYTE into thread K's pipe
+ *   K,K,SIG[,1]    tgkill thread K (a signal that arrives before its ppoll
+ *                  stays pending until the ppoll unblocks it, so the outcome
+ *                  does not depend on timing); with 1, a signal that will
+ *                  kill the process: say so first, then wait for it (Linux
+ *                  kills the sender too before tgkill returns when the
+ *                  thread is in its ppoll, later when it is not yet)
+ *   q,SIG          a quiet handler for SIG (records which thread got it)
+ *   J,K            join thread K (FUTEX_WAIT on tidw[K] until the kernel
+ *                  clears it) and print what it recorded
+ *   F,KIND,ARG     fork; the child exits with ARG (KIND 0), sends itself
+ *                  signal ARG (1), or writes ARG bytes into a pipe and exits
+ *                  0 (2); the parent waits with wait4 and prints the status
+ *                  (and, for 2, what it reads from the pipe)
+ *   Z              wait for signals forever (a fatal one is on its way)
  *   r,OFF,RT       sigreturn with the stack pointer at arena + OFF, so the
  *                  frame is bytes the program wrote (w ops) over the
  *                  arena's fixed pattern, the same in both runs (a bare
@@ -239,6 +263,241 @@ static void raise_fault(long kind)
     }
 }
 
+static void put_result(char mode, long r);
+
+/* ---- threads and processes (the tasks family) ---- */
+#if defined(__x86_64__)
+#define NR_CLONE 56
+#define NR_FORK 57
+#define NR_WAIT4 61
+#define NR_FUTEX 202
+#define NR_PIPE2 293
+#define NR_CLOSE 3
+#define NR_TGKILL 234
+#define NR_PPOLL 271
+#define NR_SIGPROCMASK 14
+#define NR_PAUSE 34
+/* fuzz_spawn(flags, stack top, ptid, ctid, fn, arg): clone, and in the
+ * child fn(arg) then exit with its value. */
+__asm__(".text\n.globl fuzz_spawn\nfuzz_spawn:\n"
+        "sub $16, %rsi\nmov %r8, 0(%rsi)\nmov %r9, 8(%rsi)\n"
+        "mov %rcx, %r10\nxor %r8d, %r8d\nmov $56, %eax\nsyscall\n"
+        "test %rax, %rax\njnz 1f\n"
+        "pop %rax\npop %rdi\ncall *%rax\nmov %eax, %edi\nmov $60, %eax\nsyscall\nhlt\n"
+        "1: ret\n");
+#else
+#define NR_CLONE 120
+#define NR_FORK 2
+#define NR_WAIT4 114
+#define NR_FUTEX 240
+#define NR_PIPE2 331
+#define NR_CLOSE 6
+#define NR_TGKILL 270
+#define NR_PPOLL 309
+#define NR_SIGPROCMASK 175
+#define NR_PAUSE 29
+__asm__(".text\n.globl fuzz_spawn\nfuzz_spawn:\n"
+        "push %ebx\npush %esi\npush %edi\n"
+        "mov 16(%esp), %ebx\nmov 20(%esp), %ecx\nmov 24(%esp), %edx\nmov 28(%esp), %edi\n"
+        "mov 32(%esp), %eax\nmov 36(%esp), %esi\n"
+        "sub $16, %ecx\nmov %eax, 0(%ecx)\nmov %esi, 4(%ecx)\nxor %esi, %esi\n"
+        "mov $120, %eax\nint $0x80\ntest %eax, %eax\njnz 1f\n"
+        "mov 0(%esp), %eax\nmov 4(%esp), %ecx\nmov %ecx, 0(%esp)\ncall *%eax\n"
+        "mov %eax, %ebx\nmov $1, %eax\nint $0x80\nhlt\n"
+        "1: pop %edi\npop %esi\npop %ebx\nret\n");
+#endif
+long fuzz_spawn(unsigned long flags, void *stack, int *ptid, int *ctid, long (*fn)(long),
+                long arg);
+#define FUTEX_WAIT_LINUX 0
+#define FUTEX_WAKE_LINUX 1
+#define FUTEX_PRIVATE_LINUX 128
+/* pthread_create's flags: VM FS FILES SIGHAND THREAD SYSVSEM PARENT_SETTID
+ * CHILD_CLEARTID (no TLS: these threads use none) */
+#define THREAD_FLAGS 0x350f00UL
+#define NTHREADS 4
+static int tidw[NTHREADS], tid_of[NTHREADS], word[NTHREADS], kind_of[NTHREADS];
+static int pipes[NTHREADS][2];
+static long result_of[NTHREADS], sig_of[NTHREADS];
+static int threads_started;
+static unsigned char stacks[NTHREADS][16384] __attribute__((aligned(16)));
+static const unsigned long all_signals[1] = { ~0UL };
+static const unsigned long no_signals[1] = { 0 };
+
+static long thread_main(long k)
+{
+    long r = 0;
+    switch (kind_of[k]) {
+    case 0:
+        while (!*(volatile int *)&word[k])
+            sys6(NR_FUTEX, (long)&word[k], FUTEX_WAIT_LINUX | FUTEX_PRIVATE_LINUX, 0, 0, 0, 0);
+        r = word[k];
+        break;
+    case 1: {
+        struct { int fd; short events, revents; } pfd = { pipes[k][0], 1, 0 };
+        r = sys6(NR_PPOLL, (long)&pfd, 1, 0, (long)no_signals, 8, 0);
+        if (r == 1) {
+            unsigned char b = 0;
+            r = sys3(NR_(read), pipes[k][0], (long)&b, 1);
+            r = r == 1 ? 1000 + b : r;
+        }
+        break;
+    }
+    case 2:
+        r = sys6(NR_PPOLL, 0, 0, 0, (long)no_signals, 8, 0);
+        break;
+    default:
+        r = 3;
+        break;
+    }
+    result_of[k] = r;
+    return k + 40;
+}
+
+/* The quiet handler: which thread took which signal, nothing printed. */
+static void quiet_handler(int sig)
+{
+    long me = sys3(NR_GETTID, 0, 0, 0);
+    for (int k = 0; k < NTHREADS; k++)
+        if (tid_of[k] == me)
+            sig_of[k] = sig;
+}
+
+static void task_op(char op, const unsigned long *a)
+{
+    unsigned k = (unsigned)a[0] % NTHREADS;
+    long r;
+    switch (op) {
+    case 'T': {
+        put_str("T ");
+        put_dec(k);
+        if (tidw[k]) {
+            put_str(" busy\n");
+            return;
+        }
+        kind_of[k] = (int)(a[1] % 4);
+        word[k] = 0;
+        result_of[k] = sig_of[k] = 0;
+        if (kind_of[k] == 1 && sys3(NR_PIPE2, (long)pipes[k], 0, 0) < 0) {
+            put_str(" pipe failed\n");
+            return;
+        }
+        unsigned long old[1];
+        sys6(NR_SIGPROCMASK, 0 /* SIG_BLOCK */, (long)all_signals, (long)old, 8, 0, 0);
+        r = fuzz_spawn(THREAD_FLAGS, stacks[k] + sizeof(stacks[k]), &tidw[k], &tidw[k],
+                       thread_main, (long)k);
+        sys6(NR_SIGPROCMASK, 2 /* SIG_SETMASK */, (long)old, 0, 8, 0, 0);
+        if (r > 0) {
+            tid_of[k] = (int)r;
+            threads_started = 1;
+        }
+        put_str(" = ");
+        put_result('c', r);
+        return;
+    }
+    case 'U':
+        word[k] = (int)a[1] ? (int)a[1] : 1;
+        sys6(NR_FUTEX, (long)&word[k], FUTEX_WAKE_LINUX | FUTEX_PRIVATE_LINUX, 1, 0, 0, 0);
+        put_str("U\n");
+        return;
+    case 'W': {
+        unsigned char b = (unsigned char)a[1];
+        put_str("W = ");
+        put_result('x', tid_of[k] && kind_of[k] == 1 ? sys3(NR_(write), pipes[k][1], (long)&b, 1)
+                                                     : -9);
+        return;
+    }
+    case 'K':
+        if (a[2]) {
+            put_str("K fatal\n");
+            sys3(NR_TGKILL, my_pid, tid_of[k], (long)a[1]);
+            for (;;)
+                sys3(NR_PAUSE, 0, 0, 0);
+        }
+        put_str("K = ");
+        put_result('x', tid_of[k] ? sys3(NR_TGKILL, my_pid, tid_of[k], (long)a[1]) : -3);
+        return;
+    case 'q': {
+        /* SA_SIGINFO: the restorer is rt_sigreturn, whose frame i386
+         * builds only for it */
+        unsigned long act[5] = { (unsigned long)quiet_handler,
+                                 SA_SIGINFO_LINUX | SA_RESTORER_LINUX,
+                                 (unsigned long)fuzz_restorer, 0, 0 };
+        put_str("q = ");
+        put_result('x', sys6(NR_RT_SIGACTION, (long)a[0], (long)act, 0, 8, 0, 0));
+        return;
+    }
+    case 'J': {
+        put_str("J ");
+        put_dec(k);
+        if (!tid_of[k]) {
+            put_str(" none\n");
+            return;
+        }
+        for (int v; (v = *(volatile int *)&tidw[k]) != 0;)
+            sys6(NR_FUTEX, (long)&tidw[k], FUTEX_WAIT_LINUX, v, 0, 0, 0);
+        put_str(": result ");
+        put_dec(result_of[k]);
+        put_str(" sig ");
+        put_dec(sig_of[k]);
+        put_str("\n");
+        if (kind_of[k] == 1) {
+            sys3(NR_CLOSE, pipes[k][0], 0, 0);
+            sys3(NR_CLOSE, pipes[k][1], 0, 0);
+        }
+        tid_of[k] = 0;
+        return;
+    }
+    case 'F': {
+        int p[2] = { -1, -1 };
+        unsigned long fkind = a[0] % 3, arg = a[1];
+        put_str("F ");
+        if (fkind == 2 && sys3(NR_PIPE2, (long)p, 0, 0) < 0) {
+            put_str("pipe failed\n");
+            return;
+        }
+        r = sys3(NR_FORK, 0, 0, 0);
+        if (r == 0) {
+            if (fkind == 0)
+                sys3(NR_(exit), (long)arg, 0, 0);
+            if (fkind == 1)
+                sys3(NR_TGKILL, sys3(NR_(getpid), 0, 0, 0), sys3(NR_GETTID, 0, 0, 0), (long)arg);
+            if (fkind == 2) {
+                static const char bytes[16] = "abcdefghijklmnop";
+                sys3(NR_(write), p[1], (long)bytes, (long)(arg % 17));
+            }
+            sys3(NR_(exit), 0, 0, 0);
+        }
+        if (r < 0) {
+            put_result('x', r);
+            return;
+        }
+        int status = -1;
+        long w = sys6(NR_WAIT4, r, (long)&status, 0, 0, 0, 0);
+        put_str(w == r ? "waited, status " : "wait4 failed, status ");
+        put_hex((unsigned long)(unsigned)status);
+        if (fkind == 2) {
+            char buf[17];
+            sys3(NR_CLOSE, p[1], 0, 0);
+            long n = sys3(NR_(read), p[0], (long)buf, 16);
+            put_str(", read ");
+            put_dec(n);
+            if (n > 0) {
+                buf[n] = 0;
+                put_str(" ");
+                put_str(buf);
+            }
+            sys3(NR_CLOSE, p[0], 0, 0);
+        }
+        put_str("\n");
+        return;
+    }
+    default: /* 'Z' */
+        put_str("Z\n");
+        for (;;)
+            sys3(NR_PAUSE, 0, 0, 0);
+    }
+}
+
 static void put_result(char mode, long r)
 {
     if (mode == 'c' && !((unsigned long)r > -4096UL))
@@ -371,6 +630,9 @@ int guest_main(int argc, char **argv)
             fuzz_sigreturn(ARENA + (a[0] % ARENA_RW), a[1] ? 173 : 119);
 #endif
             break;
+        case 'T': case 'U': case 'W': case 'K': case 'q': case 'J': case 'F': case 'Z':
+            task_op(op, a);
+            break;
         case 's':
             put_str("s = ");
             if (a[0] == 0)
@@ -384,5 +646,8 @@ int guest_main(int argc, char **argv)
             return 2;
         }
     }
+    /* The process ends with its threads, whatever they wait for. */
+    if (threads_started)
+        sys3(NR_(exit_group), 0, 0, 0);
     return 0;
 }
