@@ -11,6 +11,7 @@ that known.txt pins (with its evidence) is counted but does not fail.
               [--save DIR]      fuzz for SECONDS; exit 1 on an unpinned diff
   difffuzz.py ... check FILE... replay corpus cases (ABI line, program line)
   difffuzz.py ... show ABI PROG  print both runs of one program
+  --emu-arg ARG                 an option for seccomp-emu's runs (repeatable)
 """
 import argparse
 import os
@@ -536,6 +537,7 @@ def run1(argv, cwd, timeout=10.0, native=False):
 class Runner:
     def __init__(self, a):
         self.emu = os.path.abspath(a.emu)
+        self.emu_args = a.emu_arg
         self.guest = {'32': os.path.abspath(a.guest32), '64': os.path.abspath(a.guest64)}
         self.cwd = tempfile.mkdtemp(prefix='difffuzz-')
         self.known = load_known(a.known)
@@ -558,7 +560,7 @@ class Runner:
     def both(self, abi, ops):
         prog = ';'.join(ops)
         nat = run1([self.guest[abi], prog], self.cwd, native=True)
-        emu = run1([self.emu, '-q', self.guest[abi], prog], self.cwd)
+        emu = run1([self.emu, '-q'] + self.emu_args + [self.guest[abi], prog], self.cwd)
         return nat, emu
 
     def differs(self, abi, ops):
@@ -713,6 +715,9 @@ def main():
     ap.add_argument('--guest32', required=True)
     ap.add_argument('--guest64', required=True)
     ap.add_argument('--known', default=os.path.join(HERE, 'known.txt'))
+    ap.add_argument('--emu-arg', action='append', default=[],
+                    help='an option for seccomp-emu (e.g. --sched=rr:50 for other '
+                         'interleavings of the tasks family)')
     sub = ap.add_subparsers(dest='cmd', required=True)
     r = sub.add_parser('run')
     r.add_argument('seconds', type=float)

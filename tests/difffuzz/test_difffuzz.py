@@ -63,7 +63,7 @@ check(small == [prog[0], prog[-1]], "without a deadline the shrink finds the two
 # hostcaps may say yes while exec still fails (a guest that is no program).
 difffuzz.runs_i386 = lambda emu: True
 bad = types.SimpleNamespace(emu='/bin/true', guest32='/dev/null', guest64='/bin/true',
-                            known=None)
+                            known=None, emu_arg=[])
 try:
     r = difffuzz.Runner(bad)
     check(r.abis == [], "a guest that cannot be executed is an ABI this host lacks: %s" % r.abis)
