@@ -293,23 +293,18 @@ static err_t insert_piece(struct mm *mm, struct vma v)
     return OK;
 }
 
-static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool shared,
-                     const char *name, uint8_t **host_out)
+/* Map v (its start, end and attributes; a free range) on a new chunk with
+ * `room` bytes to grow into (chunk_new_growing). */
+static err_t map_chunk(struct mm *mm, struct vma v, size_t room, uint8_t **host_out)
 {
-    len = PAGE_ALIGN_LINUX(len);
-    if ((addr & (PAGE_SIZE_LINUX - 1)) || len == 0 || addr + len < addr || addr + len > mm->limit)
-        return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
-                       "x is outside the guest's address space", addr, len);
-    if (!range_free(mm, addr, len))
-        return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
-                       "x overlaps another", addr, len);
+    uint64_t len = v.end - v.start;
     if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
         return err_new("guest memory limit reached");
-    struct chunk *c = chunk_new(len);
+    struct chunk *c = chunk_new_growing(len, room);
     if (!c)
         return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, host_strerror(errno));
-    struct vma v = { .start = addr, .end = addr + len, .prot = prot, .host = c->base, .chunk = c,
-                     .name = name, .shared = shared };
+    v.host = c->base;
+    v.chunk = c;
     err_t e = insert_piece(mm, v);
     if (c->refs == 0) {
         c->refs = 1;
@@ -321,6 +316,21 @@ static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool 
     if (host_out)
         *host_out = c->base;
     return OK;
+}
+
+static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool shared,
+                     const char *name, uint8_t **host_out)
+{
+    len = PAGE_ALIGN_LINUX(len);
+    if ((addr & (PAGE_SIZE_LINUX - 1)) || len == 0 || addr + len < addr || addr + len > mm->limit)
+        return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
+                       "x is outside the guest's address space", addr, len);
+    if (!range_free(mm, addr, len))
+        return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
+                       "x overlaps another", addr, len);
+    struct vma v = { .start = addr, .end = addr + len, .prot = prot, .name = name,
+                     .shared = shared };
+    return map_chunk(mm, v, 0, host_out);
 }
 
 /* Grow piece i by `extra` bytes in place, host memory included: into its
@@ -393,23 +403,9 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
 static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct vma *like,
                         uint64_t grown)
 {
-    if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
-        return err_new("guest memory limit reached");
-    struct chunk *c = chunk_new_growing(len, PAGE_ALIGN_LINUX(MAX(len, grown)));
-    if (!c)
-        return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, host_strerror(errno));
-    struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .host = c->base,
-                     .chunk = c, .name = like->name, .shared = like->shared,
-                     .locked = like->locked };
-    err_t e = insert_piece(mm, v);
-    if (c->refs == 0) {
-        c->refs = 1;
-        chunk_unref(c);
-    }
-    if (e)
-        return e;
-    mm->mapped += len;
-    return OK;
+    struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .name = like->name,
+                     .shared = like->shared, .locked = like->locked };
+    return map_chunk(mm, v, PAGE_ALIGN_LINUX(MAX(len, grown)), NULL);
 }
 
 err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
