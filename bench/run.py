@@ -44,7 +44,6 @@ STARTUP_MS = 5.0
 FEATURE_VS_PLAIN = 1.10
 
 EXIT_NOT_STRICT = 3  # bench_guest.h: prctl(PR_SET_SECCOMP) was refused
-SIGILL = 4
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Debian's busybox-static (scripts/install-deps.sh); the i386 one unpacked
