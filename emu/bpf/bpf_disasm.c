@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <stdbool.h>
 
+#include "abi/seccomp_actions.h"
+
 static const char *const alu_names[16] = {
     [0x0] = "add", [0x1] = "sub", [0x2] = "mul", [0x3] = "div", [0x4] = "or",
     [0x5] = "and", [0x6] = "lsh", [0x7] = "rsh", [0x8] = "neg", [0x9] = "mod",
@@ -39,30 +41,15 @@ static void append_const(GString *out, uint32_t k)
 
 void bpf_disasm_action(GString *out, uint32_t ret)
 {
-    static const struct {
-        uint32_t action;
-        const char *name;
-        bool data_always;
-    } actions[] = {
-        { SECCOMP_RET_KILL_PROCESS_LINUX, "KILL_PROCESS", false },
-        { SECCOMP_RET_KILL_THREAD_LINUX, "KILL_THREAD", false },
-        { SECCOMP_RET_TRAP_LINUX, "TRAP", true },
-        { SECCOMP_RET_ERRNO_LINUX, "ERRNO", true },
-        { SECCOMP_RET_USER_NOTIF_LINUX, "USER_NOTIF", false },
-        { SECCOMP_RET_TRACE_LINUX, "TRACE", true },
-        { SECCOMP_RET_LOG_LINUX, "LOG", false },
-        { SECCOMP_RET_ALLOW_LINUX, "ALLOW", false },
-    };
-    uint32_t action = ret & SECCOMP_RET_ACTION_FULL_LINUX, data = ret & SECCOMP_RET_DATA_LINUX;
-    for (size_t i = 0; i < G_N_ELEMENTS(actions); i++) {
-        if (actions[i].action != action)
-            continue;
-        g_string_append(out, actions[i].name);
-        if (actions[i].data_always || data)
-            g_string_append_printf(out, "(%" PRIu32 ")", data);
+    const struct seccomp_action_linux *action = seccomp_action_linux(ret);
+    if (!action) {
+        g_string_append_printf(out, "0x%08" PRIx32, ret);
         return;
     }
-    g_string_append_printf(out, "0x%08" PRIx32, ret);
+    uint32_t data = ret & SECCOMP_RET_DATA_LINUX;
+    g_string_append(out, action->name);
+    if (action->takes_data || data)
+        g_string_append_printf(out, "(%" PRIu32 ")", data);
 }
 
 static void append_abs(GString *out, const char *mnemonic, uint16_t size, uint32_t k)

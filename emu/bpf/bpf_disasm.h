@@ -32,10 +32,11 @@ void bpf_disasm_insn(GString *out, const struct sock_filter_linux *insn, size_t 
  * (index, then code, jt, jf, k as raw numbers, then the text). */
 void bpf_disasm_prog(GString *out, const struct sock_filter_linux *prog, size_t len);
 
-/* Appends a filter's return value as its action: KILL_PROCESS,
- * KILL_THREAD, TRAP(data), ERRNO(data), USER_NOTIF, TRACE(data), LOG,
- * ALLOW; other actions carry their data only when it is not 0, as
- * ALLOW(5).  A value that is no action is written in hex (0x00040000). */
+/* Appends a filter's return value as its action, named as
+ * abi/seccomp_actions.h names it: an action whose data is an argument
+ * carries it always, TRAP(0), ERRNO(13), TRACE(7); the others only when it
+ * is not 0, as ALLOW(5).  A value that is no action is written in hex
+ * (0x00040000). */
 void bpf_disasm_action(GString *out, uint32_t ret);
 
 #endif

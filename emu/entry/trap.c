@@ -30,25 +30,20 @@ static const int regs_ia32[7] = { UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX
                                   UC_X86_REG_EDX, UC_X86_REG_ESI, UC_X86_REG_EDI,
                                   UC_X86_REG_EBP };
 
-static char *kill_reason(const struct abi *list, enum entry e, const struct abi *numbers,
+/* Why the verdict kills: the strict list, or the filter that decided. */
+static char *kill_reason(const struct verdict *v, enum entry e, const struct abi *numbers,
                          int64_t nr)
 {
     const char *name = abi_call_name(numbers, nr);
     g_autofree char *call = name ? g_strdup_printf("%s (%" PRId64 ")", name, nr)
                                  : g_strdup_printf("call %" PRId64, nr);
-    g_autofree char *strict = abi_strict_text(list);
-    return g_strdup_printf("killed by SIGKILL: %s via %s is not in the %s strict list %s", call,
-                           entry_name(e), list->name, strict);
-}
-
-static char *filter_kill_reason(const struct verdict *v, enum entry e, const struct abi *numbers,
-                                int64_t nr)
-{
-    const char *name = abi_call_name(numbers, nr);
-    g_autofree char *call = name ? g_strdup_printf("%s (%" PRId64 ")", name, nr)
-                                 : g_strdup_printf("call %" PRId64, nr);
-    const char *action = seccomp_action_name(v->ret & SECCOMP_RET_ACTION_FULL_LINUX);
-    g_autofree char *what = action ? g_strdup_printf("SECCOMP_RET_%s", action)
+    if (v->list) {
+        g_autofree char *strict = abi_strict_text(v->list);
+        return g_strdup_printf("killed by SIGKILL: %s via %s is not in the %s strict list %s",
+                               call, entry_name(e), v->list->name, strict);
+    }
+    const struct seccomp_action_linux *action = seccomp_action_linux(v->ret);
+    g_autofree char *what = action ? g_strdup_printf("SECCOMP_RET_%s", action->name)
                                    : g_strdup_printf("the unknown action %#x", v->ret);
     return g_strdup_printf("killed by SIGSYS: %s via %s: seccomp filter %zu of %zu returned "
                            "%s (%#x)",
@@ -230,67 +225,59 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
     memcpy(sd.args, ev.args, sizeof(sd.args));
     struct verdict v = seccomp_check(t, e, &sd);
     ev.verdict = &v;
-    if (!v.allow && v.filters_run && v.action != SECCOMP_RET_ALLOW_LINUX) {
-        /* The filters decided, and the call does not run. */
-        switch (v.action) {
-        case SECCOMP_RET_ERRNO_LINUX:
-            result = -(int64_t)MIN(v.data, MAX_ERRNO_LINUX);
-            break;
-        case SECCOMP_RET_USER_NOTIF_LINUX: {
-            struct seccomp_filter *f = seccomp_verdict_filter(t, &v);
-            if (f->notif) {
-                /* The task waits for a supervisor, with the engine free
-                 * for the other tasks on it: the run loop asks, and makes
-                 * the call if the answer is CONTINUE. */
-                t->call_abi = abi;
-                t->deferred = (struct deferred_call){
-                    .active = true, .entry = e, .pc = pc, .nr = ev.nr, .abi = abi,
-                    .desc = sys_lookup(abi, ev.nr), .verdict = v, .mode = ev.mode,
-                    .notify = seccomp_filter_get(f), .data = sd };
-                memcpy(t->deferred.args, ev.args, sizeof(ev.args));
-                write_back(t, e, pc, pre, -ENOSYS_LINUX, &ev, user_sp, r);
-                uc_emu_stop(t->cpu->uc);
-                return;
-            }
-            result = -ENOSYS_LINUX; /* its listener is closed */
-            break;
-        }
-        case SECCOMP_RET_TRACE_LINUX: /* no tracer */
-            result = -ENOSYS_LINUX;
-            break;
-        case SECCOMP_RET_TRAP_LINUX:
-            /* syscall_rollback(): the handler sees the number in ax, as
-             * the entry saved it (orig_ax). */
-            result = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)r[0];
-            break;
-        default: /* KILL_PROCESS, KILL_THREAD and unknown actions */
-            t->mode = MODE_DEAD;
-            observe(t, &ev);
-            /* KILL_THREAD ends the calling thread alone, unless it is the
-             * last live one: then, as KILL_PROCESS always, the process. */
-            if (v.action == SECCOMP_RET_KILL_THREAD_LINUX)
-                task_kill_thread(t, SIGSYS_LINUX, filter_kill_reason(&v, e, abi, ev.nr));
-            else
-                task_kill(t, SIGSYS_LINUX, filter_kill_reason(&v, e, abi, ev.nr));
-            return;
-        }
+    /* The verdict applied, as __seccomp_filter's switch does. */
+    switch (v.effect) {
+    case SECCOMP_EFFECT_ALLOW:
+    case SECCOMP_EFFECT_LOG:
+        break;
+    case SECCOMP_EFFECT_ERRNO:
+    case SECCOMP_EFFECT_TRACE:
+        result = v.result;
         ev.result = result;
-        ev.returned = v.action != SECCOMP_RET_TRAP_LINUX;
+        ev.returned = true;
         observe(t, &ev);
-        if (v.action == SECCOMP_RET_TRAP_LINUX) {
-            write_back(t, e, pc, pre, result, &ev, user_sp, r);
-            signal_force_seccomp(t, sd.instruction_pointer, sd.nr, sd.arch, (int)v.data,
-                                 "a seccomp filter returned SECCOMP_RET_TRAP");
-            signal_syscall_exit(t, e, ev.nr, result);
+        goto finish;
+    case SECCOMP_EFFECT_NOTIFY:
+        if (v.listener) {
+            /* The task waits for a supervisor, with the engine free for
+             * the other tasks on it: the run loop asks, and makes the
+             * call if the answer is CONTINUE. */
+            t->call_abi = abi;
+            t->deferred = (struct deferred_call){
+                .active = true, .entry = e, .pc = pc, .nr = ev.nr, .abi = abi,
+                .desc = sys_lookup(abi, ev.nr), .verdict = v, .mode = ev.mode,
+                .notify = seccomp_filter_get(v.listener), .data = sd };
+            memcpy(t->deferred.args, ev.args, sizeof(ev.args));
+            write_back(t, e, pc, pre, -ENOSYS_LINUX, &ev, user_sp, r);
+            uc_emu_stop(t->cpu->uc);
             return;
         }
+        result = v.result;
+        ev.result = result;
+        ev.returned = true;
+        observe(t, &ev);
         goto finish;
-    }
-    if (!v.allow) {
-        /* __secure_computing_strict(): do_exit(SIGKILL) of this thread. */
+    case SECCOMP_EFFECT_SIGNAL:
+        /* syscall_rollback(): the handler sees the number in ax, as the
+         * entry saved it (orig_ax). */
+        result = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)r[0];
+        ev.result = result;
+        observe(t, &ev);
+        write_back(t, e, pc, pre, result, &ev, user_sp, r);
+        signal_force_seccomp(t, sd.instruction_pointer, sd.nr, sd.arch, (int)v.data,
+                             "a seccomp filter returned SECCOMP_RET_TRAP");
+        signal_syscall_exit(t, e, ev.nr, result);
+        return;
+    case SECCOMP_EFFECT_KILL_THREAD:
+    case SECCOMP_EFFECT_KILL_PROCESS:
         t->mode = MODE_DEAD;
         observe(t, &ev);
-        task_kill_thread(t, SIGKILL_LINUX, kill_reason(v.list, e, abi, ev.nr));
+        /* KILL_THREAD ends the calling thread alone, unless it is the
+         * last live one: then, as KILL_PROCESS always, the process. */
+        if (v.effect == SECCOMP_EFFECT_KILL_THREAD)
+            task_kill_thread(t, v.signo, kill_reason(&v, e, abi, ev.nr));
+        else
+            task_kill(t, v.signo, kill_reason(&v, e, abi, ev.nr));
         return;
     }
     t->call_abi = abi;

@@ -12,43 +12,12 @@
 
 bpf_step_fn seccomp_bpf_step;
 
-uint32_t seccomp_action_of(uint32_t ret)
-{
-    uint32_t action = ret & SECCOMP_RET_ACTION_FULL_LINUX;
-    return seccomp_action_name(action) ? action : SECCOMP_RET_KILL_PROCESS_LINUX;
-}
-
-const char *seccomp_action_name(uint32_t action)
-{
-    switch (action) {
-    case SECCOMP_RET_KILL_PROCESS_LINUX:
-        return "KILL_PROCESS";
-    case SECCOMP_RET_KILL_THREAD_LINUX:
-        return "KILL_THREAD";
-    case SECCOMP_RET_TRAP_LINUX:
-        return "TRAP";
-    case SECCOMP_RET_ERRNO_LINUX:
-        return "ERRNO";
-    case SECCOMP_RET_USER_NOTIF_LINUX:
-        return "USER_NOTIF";
-    case SECCOMP_RET_TRACE_LINUX:
-        return "TRACE";
-    case SECCOMP_RET_LOG_LINUX:
-        return "LOG";
-    case SECCOMP_RET_ALLOW_LINUX:
-        return "ALLOW";
-    default:
-        return NULL;
-    }
-}
-
 size_t seccomp_rank(const uint32_t *rets, size_t n)
 {
     /* seccomp_run_filters(): `<` keeps the first (newest) of equals. */
     size_t best = 0;
     for (size_t i = 1; i < n; i++)
-        if ((int32_t)(rets[i] & SECCOMP_RET_ACTION_FULL_LINUX) <
-            (int32_t)(rets[best] & SECCOMP_RET_ACTION_FULL_LINUX))
+        if (seccomp_precedence_linux(rets[i]) < seccomp_precedence_linux(rets[best]))
             best = i;
     return best;
 }
@@ -69,9 +38,32 @@ static void run_filters(struct task *t, const struct seccomp_data_linux *data, s
     v->rets = rets;
     v->winner = seccomp_rank(rets, n);
     v->ret = rets[v->winner];
-    v->action = seccomp_action_of(v->ret);
     v->data = v->ret & SECCOMP_RET_DATA_LINUX;
-    v->allow = v->action == SECCOMP_RET_ALLOW_LINUX || v->action == SECCOMP_RET_LOG_LINUX;
+    v->effect = seccomp_action_taken_linux(v->ret)->effect;
+    /* What __seccomp_filter's switch makes of the call that does not run. */
+    switch (v->effect) {
+    case SECCOMP_EFFECT_ERRNO:
+        v->result = -(int64_t)MIN(v->data, MAX_ERRNO_LINUX);
+        break;
+    case SECCOMP_EFFECT_NOTIFY: {
+        /* seccomp_do_user_notification(): -ENOSYS unless a listener waits. */
+        struct seccomp_filter *f = t->filters->pdata[n - 1 - v->winner];
+        v->listener = f->notif ? f : NULL;
+        v->result = -ENOSYS_LINUX;
+        break;
+    }
+    case SECCOMP_EFFECT_TRACE:
+        v->result = -ENOSYS_LINUX; /* no tracer: ptrace is not emulated */
+        break;
+    case SECCOMP_EFFECT_SIGNAL:
+    case SECCOMP_EFFECT_KILL_THREAD:
+    case SECCOMP_EFFECT_KILL_PROCESS:
+        v->signo = SIGSYS_LINUX;
+        break;
+    case SECCOMP_EFFECT_LOG:
+    case SECCOMP_EFFECT_ALLOW:
+        break;
+    }
 }
 
 static void check_strict(const struct task *t, enum entry e, int64_t nr, struct verdict *v)
@@ -81,26 +73,31 @@ static void check_strict(const struct task *t, enum entry e, int64_t nr, struct 
     const struct abi *by_entry = abi_for_entry(e);
     if (e == ENTRY_SYSCALL64 && (nr & X32_SYSCALL_BIT_LINUX))
         by_entry = &abi_ia32;
-    bool entry_ok = abi_in_strict_list(by_entry, nr);
+    bool entry_ok = abi_in_strict_list(by_entry, nr), allow;
     if (t->profile == PROFILE_2611) {
         /* The seed patch looked at TIF_IA32 instead: CVE-2009-0835. */
         v->list = t->personality;
-        v->allow = abi_in_strict_list(t->personality, nr);
-        v->cve_2009_0835 = v->allow && !entry_ok;
+        allow = abi_in_strict_list(t->personality, nr);
+        v->cve_2009_0835 = allow && !entry_ok;
     } else {
         v->list = by_entry;
-        v->allow = entry_ok;
+        allow = entry_ok;
+    }
+    if (!allow) {
+        /* __secure_computing_strict(): do_exit(SIGKILL) of this thread. */
+        v->effect = SECCOMP_EFFECT_KILL_THREAD;
+        v->signo = SIGKILL_LINUX;
     }
 }
 
 struct verdict seccomp_check(struct task *t, enum entry e, const struct seccomp_data_linux *data)
 {
-    struct verdict v = { .allow = true, .action = SECCOMP_RET_ALLOW_LINUX, .call = data };
+    struct verdict v = { .effect = SECCOMP_EFFECT_ALLOW, .call = data };
     /* The filters come first: they see the call before any rule about
      * entries or personalities does. */
     if (t->filters && t->filters->len)
         run_filters(t, data, &v);
-    if (v.allow && t->mode == MODE_STRICT) {
+    if (verdict_runs(&v) && t->mode == MODE_STRICT) {
         int64_t nr = e == ENTRY_SYSCALL64 ? (int64_t)data->nr : (int64_t)(uint32_t)data->nr;
         check_strict(t, e, nr, &v);
     }
@@ -171,11 +168,6 @@ void seccomp_filter_release(struct task *t)
     if (t->filters)
         g_ptr_array_unref(t->filters);
     t->filters = NULL;
-}
-
-struct seccomp_filter *seccomp_verdict_filter(const struct task *t, const struct verdict *v)
-{
-    return t->filters->pdata[v->filters_run - 1 - v->winner];
 }
 
 /* The other threads TSYNC acts on: every one of the caller's process that
@@ -387,7 +379,10 @@ static int64_t get_action_avail(struct task *t, uint64_t uaction)
     uint32_t action;
     if (!mm_read(t->mm, uaction, &action, sizeof(action)))
         return -EFAULT_LINUX;
-    return seccomp_action_name(GUINT32_FROM_LE(action)) ? 0 : -EOPNOTSUPP_LINUX;
+    /* The action exactly, with no data. */
+    action = GUINT32_FROM_LE(action);
+    const struct seccomp_action_linux *known = seccomp_action_linux(action);
+    return known && known->value == action ? 0 : -EOPNOTSUPP_LINUX;
 }
 
 /* seccomp_get_notif_sizes() */

@@ -13,6 +13,7 @@
 
 #include "abi/abi.h"
 
+#include "abi/seccomp_actions.h"
 #include "abi/seccomp_linux.h"
 #include "emu/bpf/bpf.h"
 
@@ -20,9 +21,17 @@ struct task;
 struct filter_origin;
 
 /* The one decision for a trapped call: what the attached filters say
- * (filter mode), then the strict list (strict mode). */
+ * (filter mode), then the strict list (strict mode).  It says what is to
+ * become of the call and what it returns; trap.c applies it. */
 struct verdict {
-    bool allow;             /* the call runs (ALLOW, LOG, or on the strict list) */
+    enum seccomp_effect effect; /* the deciding action's (abi/seccomp_actions.h);
+                                   the strict list's: ALLOW, or KILL_THREAD */
+    int64_t result;         /* ERRNO, TRACE, NOTIFY with no listener: what the
+                               call returns, not run */
+    int signo;              /* KILL_*, SIGNAL: the signal (SIGKILL from the strict list) */
+    struct seccomp_filter *listener; /* NOTIFY: the filter whose listener is told;
+                                        NULL when it is closed */
+
     const struct abi *list; /* strict mode: the list the call was checked against */
     bool cve_2009_0835;     /* allowed only by the 2005 personality rule */
 
@@ -31,25 +40,23 @@ struct verdict {
     const uint32_t *rets;   /* each one's value, newest first (task-owned) */
     size_t winner;          /* index into rets of the deciding value */
     uint32_t ret;           /* the deciding value */
-    uint32_t action;        /* what is done: one of the eight SECCOMP_RET_*
-                               actions (an unknown one acts as KILL_PROCESS) */
     uint32_t data;          /* ret & SECCOMP_RET_DATA */
     const struct seccomp_data_linux *call; /* what the filters saw (during the trap) */
 };
+
+/* The call runs (ALLOW, LOG, on the strict list, or no mode at all). */
+static inline bool verdict_runs(const struct verdict *v)
+{
+    return v->effect == SECCOMP_EFFECT_ALLOW || v->effect == SECCOMP_EFFECT_LOG;
+}
 
 /* `data` is the call as the filters see it (nr, arch, ip, args). */
 struct verdict seccomp_check(struct task *t, enum entry e, const struct seccomp_data_linux *data);
 
 /* The verdict of a list of filter values, newest first (kernel/seccomp.c's
- * seccomp_run_filters): the lowest action as a signed 32-bit number, the
- * newest on ties.  Returns the index of the winner. */
+ * seccomp_run_filters): the one of highest precedence, the newest on ties.
+ * Returns the index of the winner. */
 size_t seccomp_rank(const uint32_t *rets, size_t n);
-
-/* The action a value's action part names; unknown ones act as
- * SECCOMP_RET_KILL_PROCESS (Linux >= 4.14). */
-uint32_t seccomp_action_of(uint32_t ret);
-/* "ALLOW", "ERRNO", ...; NULL for an unknown action. */
-const char *seccomp_action_name(uint32_t action);
 
 /* A task's own array of the same filters (clone, fork): each filter is
  * shared, counted. */
@@ -60,8 +67,6 @@ void seccomp_filter_release(struct task *t);
 struct seccomp_filter;
 struct seccomp_filter *seccomp_filter_get(struct seccomp_filter *f);
 void seccomp_filter_put(struct seccomp_filter *f);
-/* The filter whose value decided a filtered verdict. */
-struct seccomp_filter *seccomp_verdict_filter(const struct task *t, const struct verdict *v);
 
 /* Turn strict mode on: one way, and the time-stamp counter goes off. */
 void seccomp_enter_strict(struct task *t);

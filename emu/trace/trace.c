@@ -200,15 +200,13 @@ static const char *mode_id(int mode)
  * or "0x40000 (unknown action: kills the process)". */
 static char *filter_value_text(uint32_t ret)
 {
-    if (!seccomp_action_name(ret & SECCOMP_RET_ACTION_FULL_LINUX))
+    if (!seccomp_action_linux(ret))
         return g_strdup_printf("%#x (unknown action: kills the process)", ret);
     GString *text = g_string_new(NULL);
     bpf_disasm_action(text, ret);
     return g_string_free(text, FALSE);
 }
 
-/* Which filters ran and what decided, for a filtered call; for a filter
- * from outside, the rule of its policy that gave the verdict. */
 /* A call that waited for a supervisor (SECCOMP_RET_USER_NOTIF with a
  * listener): its notification, who received it, and the answer. */
 static void notify_text(GString *s, const struct task *t, const struct notify_report *n)
@@ -248,6 +246,8 @@ static void notify_text(GString *s, const struct task *t, const struct notify_re
     }
 }
 
+/* Which filters ran and what decided, for a filtered call; for a filter
+ * from outside, the rule of its policy that gave the verdict. */
 static char *filter_note(struct task *t, const struct trap_event *ev)
 {
     const struct verdict *v = ev->verdict;
@@ -261,29 +261,30 @@ static char *filter_note(struct task *t, const struct trap_event *ev)
     g_string_append_printf(s, "; verdict %s from filter #%zu%s%s%s: ", win,
                            v->filters_run - v->winner, why ? " (" : "", why ? why : "",
                            why ? ")" : "");
-    switch (v->action) {
-    case SECCOMP_RET_ALLOW_LINUX:
+    switch (v->effect) {
+    case SECCOMP_EFFECT_ALLOW:
         g_string_append(s, "the call runs");
         break;
-    case SECCOMP_RET_LOG_LINUX:
+    case SECCOMP_EFFECT_LOG:
         g_string_append(s, "the call runs, logged");
         break;
-    case SECCOMP_RET_ERRNO_LINUX:
-        g_string_append_printf(s, "not run, returns -%u", MIN(v->data, MAX_ERRNO_LINUX));
+    case SECCOMP_EFFECT_ERRNO:
+        g_string_append_printf(s, "not run, returns -%" PRId64, -v->result);
         break;
-    case SECCOMP_RET_TRACE_LINUX:
+    case SECCOMP_EFFECT_TRACE:
         g_string_append(s, "not run: no tracer, -ENOSYS");
         break;
-    case SECCOMP_RET_USER_NOTIF_LINUX:
+    case SECCOMP_EFFECT_NOTIFY:
         if (ev->notify)
             notify_text(s, t, ev->notify);
         else
             g_string_append(s, "not run: its listener is closed, -ENOSYS");
         break;
-    case SECCOMP_RET_TRAP_LINUX:
+    case SECCOMP_EFFECT_SIGNAL:
         g_string_append(s, "not run, SIGSYS forced");
         break;
-    default:
+    case SECCOMP_EFFECT_KILL_THREAD:
+    case SECCOMP_EFFECT_KILL_PROCESS:
         g_string_append(s, "KILLED by SIGSYS");
         break;
     }
@@ -293,8 +294,8 @@ static char *filter_note(struct task *t, const struct trap_event *ev)
 /* The JSON id of a filter verdict's action. */
 static const char *filter_action_id(const struct verdict *v)
 {
-    const char *name = seccomp_action_name(v->ret & SECCOMP_RET_ACTION_FULL_LINUX);
-    return name ? name : "UNKNOWN";
+    const struct seccomp_action_linux *action = seccomp_action_linux(v->ret);
+    return action ? action->name : "UNKNOWN";
 }
 
 /* Per entry path: the trace's name and the JSON id. */
@@ -363,10 +364,10 @@ static char *verdict_note(struct task *t, const struct trap_event *ev, const cha
         return filter_note(t, ev);
     if (ev->mode == MODE_DISABLED)
         return NULL;
-    if (v->allow && v->cve_2009_0835)
+    if (verdict_runs(v) && v->cve_2009_0835)
         return g_strdup_printf("ALLOWED (CVE-2009-0835: %s %s checked against the %s list)",
                                abi->name, name, v->list->name);
-    if (v->allow)
+    if (verdict_runs(v))
         return NULL;
     const char *why = "";
     if (v->list != abi && t->profile == PROFILE_2611)
@@ -379,29 +380,27 @@ static char *verdict_note(struct task *t, const struct trap_event *ev, const cha
 
 static const char *verdict_id(const struct trap_event *ev)
 {
-    if (!ev->verdict)
+    const struct verdict *v = ev->verdict;
+    if (!v)
         return "unchecked";
-    if (ev->verdict->filters_run) {
-        switch (ev->verdict->action) {
-        case SECCOMP_RET_ALLOW_LINUX:
-        case SECCOMP_RET_LOG_LINUX:
-            break; /* then the strict list, if strict mode is on too */
-        case SECCOMP_RET_USER_NOTIF_LINUX:
-            if (ev->notify)
-                return ev->notify->end == NOTIFY_CONTINUED ? "notified-continue" : "notified";
-            return "errno";
-        case SECCOMP_RET_ERRNO_LINUX:
-        case SECCOMP_RET_TRACE_LINUX:
-            return "errno";
-        case SECCOMP_RET_TRAP_LINUX:
-            return "trapped";
-        default:
-            return "killed";
-        }
+    switch (v->effect) {
+    case SECCOMP_EFFECT_ALLOW:
+    case SECCOMP_EFFECT_LOG:
+        return ev->mode == MODE_DISABLED && !v->filters_run ? "none" : "allowed";
+    case SECCOMP_EFFECT_NOTIFY:
+        if (ev->notify)
+            return ev->notify->end == NOTIFY_CONTINUED ? "notified-continue" : "notified";
+        return "errno";
+    case SECCOMP_EFFECT_ERRNO:
+    case SECCOMP_EFFECT_TRACE:
+        return "errno";
+    case SECCOMP_EFFECT_SIGNAL:
+        return "trapped";
+    case SECCOMP_EFFECT_KILL_THREAD:
+    case SECCOMP_EFFECT_KILL_PROCESS:
+        break;
     }
-    if (ev->mode == MODE_DISABLED)
-        return ev->verdict->filters_run ? "allowed" : "none";
-    return ev->verdict->allow ? "allowed" : "killed";
+    return "killed";
 }
 
 static void on_call(struct task *t, const struct trap_event *ev)
@@ -500,8 +499,8 @@ static void on_call(struct task *t, const struct trap_event *ev)
         g_string_append_printf(s, "  [%s%s, %s]  %s", entries[ev->entry].text,
                                ev->entry == ENTRY_INT80 && code64 ? " from 64-bit code" : "",
                                mode_text(ev->mode), call->str);
-        bool killed = ev->verdict && !ev->verdict->allow && !ev->returned &&
-                      strcmp(verdict_id(ev), "trapped") != 0;
+        bool killed = ev->verdict && !verdict_runs(ev->verdict) && !ev->returned &&
+                      ev->verdict->effect != SECCOMP_EFFECT_SIGNAL;
         if (!killed)
             g_string_append_printf(s, " = %s", c.result ? c.result : "?");
         if (note)

@@ -25,7 +25,7 @@ static void strict_observer(struct task *t, const struct trap_event *ev)
 {
     if (ev->mode == MODE_DISABLED)
         abort(); /* strict mode was on before the first instruction */
-    if (!ev->verdict || !ev->verdict->allow)
+    if (!ev->verdict || !verdict_runs(ev->verdict))
         return;
     /* The 2.6.11 profile judges by personality on purpose (CVE-2009-0835):
      * there the number is named in the personality's table. */

@@ -33,12 +33,18 @@ static struct verdict check(struct task *t, enum entry e, int64_t nr)
     return seccomp_check(t, e, &sd);
 }
 
+static bool allowed(struct task *t, enum entry e, int64_t nr)
+{
+    struct verdict v = check(t, e, nr);
+    return verdict_runs(&v);
+}
+
 static void disabled_allows_everything(void **state)
 {
     (void)state;
     struct task *t = new_task(true, PROFILE_LINUX);
-    assert_true(check(t, ENTRY_SYSCALL64, 231).allow);
-    assert_true(check(t, ENTRY_INT80, 9999).allow);
+    assert_true(allowed(t, ENTRY_SYSCALL64, 231));
+    assert_true(allowed(t, ENTRY_INT80, 9999));
 }
 
 static void modern_list_follows_entry(void **state)
@@ -50,25 +56,27 @@ static void modern_list_follows_entry(void **state)
     assert_true(t->tsc_off);
     const int64_t ok64[] = { 0, 1, 60, 15 }, ok32[] = { 3, 4, 1, 119 };
     for (int i = 0; i < 4; i++) {
-        assert_true(check(t, ENTRY_SYSCALL64, ok64[i]).allow);
-        assert_true(check(t, ENTRY_INT80, ok32[i]).allow);
-        assert_true(check(t, ENTRY_SYSENTER32, ok32[i]).allow);
-        assert_true(check(t, ENTRY_SYSCALL32, ok32[i]).allow);
+        assert_true(allowed(t, ENTRY_SYSCALL64, ok64[i]));
+        assert_true(allowed(t, ENTRY_INT80, ok32[i]));
+        assert_true(allowed(t, ENTRY_SYSENTER32, ok32[i]));
+        assert_true(allowed(t, ENTRY_SYSCALL32, ok32[i]));
     }
     /* A 64-bit task on int $0x80 meets the ia32 list: 15 is chmod there. */
     struct verdict v = check(t, ENTRY_INT80, 15);
-    assert_false(v.allow);
+    assert_false(verdict_runs(&v));
+    assert_int_equal(v.effect, SECCOMP_EFFECT_KILL_THREAD); /* do_exit(SIGKILL) */
+    assert_int_equal(v.signo, SIGKILL_LINUX);
     assert_ptr_equal(v.list, &abi_ia32);
     assert_false(v.cve_2009_0835);
-    assert_false(check(t, ENTRY_SYSCALL64, 231).allow);
-    assert_false(check(t, ENTRY_SYSCALL64, 157).allow);
-    assert_false(check(t, ENTRY_SYSCALL64, -1).allow);
+    assert_false(allowed(t, ENTRY_SYSCALL64, 231));
+    assert_false(allowed(t, ENTRY_SYSCALL64, 157));
+    assert_false(allowed(t, ENTRY_SYSCALL64, -1));
     /* x32 numbers meet the ia32 list: all fatal, read and write too. */
     v = check(t, ENTRY_SYSCALL64, 0x40000000 | 1);
-    assert_false(v.allow);
+    assert_false(verdict_runs(&v));
     assert_ptr_equal(v.list, &abi_ia32);
-    assert_false(check(t, ENTRY_SYSCALL64, 0x40000000 | 0).allow);
-    assert_false(check(t, ENTRY_SYSCALL64, 0x40000000 | 3).allow);
+    assert_false(allowed(t, ENTRY_SYSCALL64, 0x40000000 | 0));
+    assert_false(allowed(t, ENTRY_SYSCALL64, 0x40000000 | 3));
 }
 
 static void seed_list_follows_personality(void **state)
@@ -80,15 +88,15 @@ static void seed_list_follows_personality(void **state)
     const int64_t holes64[] = { 0, 60, 15 };
     for (int i = 0; i < 3; i++) {
         struct verdict v = check(t, ENTRY_INT80, holes64[i]);
-        assert_true(v.allow);
+        assert_true(verdict_runs(&v));
         assert_true(v.cve_2009_0835);
         assert_ptr_equal(v.list, &abi_x86_64);
     }
     struct verdict v = check(t, ENTRY_INT80, 1); /* exit in both */
-    assert_true(v.allow);
+    assert_true(verdict_runs(&v));
     assert_false(v.cve_2009_0835);
-    assert_false(check(t, ENTRY_INT80, 4).allow); /* ia32 write: not in 64 list */
-    assert_false(check(t, ENTRY_INT80, 3).allow);
+    assert_false(allowed(t, ENTRY_INT80, 4)); /* ia32 write: not in 64 list */
+    assert_false(allowed(t, ENTRY_INT80, 3));
 
     /* 32-bit task reaching the 64-bit entry: the ia32 list, so 64-bit
      * 3, 4, 1, 119 (close, stat, write, setresgid) pass. */
@@ -97,12 +105,12 @@ static void seed_list_follows_personality(void **state)
     const int64_t holes32[] = { 3, 4, 119 };
     for (int i = 0; i < 3; i++) {
         v = check(t, ENTRY_SYSCALL64, holes32[i]);
-        assert_true(v.allow);
+        assert_true(verdict_runs(&v));
         assert_true(v.cve_2009_0835);
     }
-    assert_false(check(t, ENTRY_SYSCALL64, 0).allow);
-    assert_false(check(t, ENTRY_SYSCALL64, 60).allow);
-    assert_true(check(t, ENTRY_INT80, 4).allow);
+    assert_false(allowed(t, ENTRY_SYSCALL64, 0));
+    assert_false(allowed(t, ENTRY_SYSCALL64, 60));
+    assert_true(allowed(t, ENTRY_INT80, 4));
 }
 
 static void prctl_and_seccomp_entry_errors(void **state)
@@ -237,11 +245,94 @@ static void filter_ranking(void **state)
     assert_int_equal(seccomp_rank(kill, 4), 2);
     const uint32_t unknown[] = { SECCOMP_RET_ERRNO_LINUX, 0x40000 };
     assert_int_equal(seccomp_rank(unknown, 2), 1);
-    assert_int_equal(seccomp_action_of(0x40000), SECCOMP_RET_KILL_PROCESS_LINUX);
+    assert_int_equal(seccomp_action_taken_linux(0x40000)->value, SECCOMP_RET_KILL_PROCESS_LINUX);
     const uint32_t above_log[] = { SECCOMP_RET_LOG_LINUX, 0x7ffe0000 };
     assert_int_equal(seccomp_rank(above_log, 2), 0);
-    assert_int_equal(seccomp_action_of(SECCOMP_RET_ERRNO_LINUX | 0xffff),
+    assert_int_equal(seccomp_action_taken_linux(SECCOMP_RET_ERRNO_LINUX | 0xffff)->value,
                      SECCOMP_RET_ERRNO_LINUX);
+}
+
+/* The one table of actions: in the order seccomp_run_filters() ranks
+ * them, each found by its value whatever its data. */
+static void action_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < SECCOMP_ACTIONS_LINUX; i++) {
+        const struct seccomp_action_linux *a = &seccomp_actions_linux[i];
+        assert_ptr_equal(seccomp_action_linux(a->value | 0xbeef), a);
+        assert_ptr_equal(seccomp_action_taken_linux(a->value), a);
+        if (i > 0) {
+            assert_true(seccomp_precedence_linux(seccomp_actions_linux[i - 1].value) <
+                        seccomp_precedence_linux(a->value));
+            uint32_t pair[2] = { a->value, seccomp_actions_linux[i - 1].value };
+            assert_int_equal(seccomp_rank(pair, 2), 1);
+        }
+    }
+    assert_null(seccomp_action_linux(0x40000));
+    assert_null(seccomp_action_linux(0x7ffe0000));
+}
+
+/* A filter's verdict says what becomes of the call and what it returns,
+ * as __seccomp_filter does with each action. */
+static struct verdict one_filter(uint32_t ret)
+{
+    struct task *t = new_task(true, PROFILE_LINUX);
+    struct sock_filter_linux prog = { .code = 0x06, .k = ret };
+    assert_int_equal(seccomp_install_filter(t, &prog, 1, 0), 0);
+    return check(t, ENTRY_SYSCALL64, 39);
+}
+
+static void filter_verdicts(void **state)
+{
+    (void)state;
+    struct verdict v = one_filter(SECCOMP_RET_ERRNO_LINUX | 13);
+    assert_int_equal(v.effect, SECCOMP_EFFECT_ERRNO);
+    assert_int_equal(v.result, -13);
+    v = one_filter(SECCOMP_RET_ERRNO_LINUX | 5000); /* capped at MAX_ERRNO */
+    assert_int_equal(v.result, -4095);
+    v = one_filter(SECCOMP_RET_TRACE_LINUX | 7); /* no tracer */
+    assert_int_equal(v.effect, SECCOMP_EFFECT_TRACE);
+    assert_int_equal(v.result, -ENOSYS_LINUX);
+    v = one_filter(SECCOMP_RET_USER_NOTIF_LINUX); /* no listener */
+    assert_int_equal(v.effect, SECCOMP_EFFECT_NOTIFY);
+    assert_null(v.listener);
+    assert_int_equal(v.result, -ENOSYS_LINUX);
+    v = one_filter(SECCOMP_RET_TRAP_LINUX | 3);
+    assert_int_equal(v.effect, SECCOMP_EFFECT_SIGNAL);
+    assert_int_equal(v.signo, SIGSYS_LINUX);
+    assert_int_equal(v.data, 3);
+    v = one_filter(0x40000); /* unknown */
+    assert_int_equal(v.effect, SECCOMP_EFFECT_KILL_PROCESS);
+    assert_int_equal(v.signo, SIGSYS_LINUX);
+    v = one_filter(SECCOMP_RET_KILL_THREAD_LINUX);
+    assert_int_equal(v.effect, SECCOMP_EFFECT_KILL_THREAD);
+    v = one_filter(SECCOMP_RET_LOG_LINUX);
+    assert_true(verdict_runs(&v));
+    assert_null(v.list);
+}
+
+/* SECCOMP_GET_ACTION_AVAIL knows an action by its exact value: with data
+ * it is not one (seccomp_get_action_avail's switch). */
+static void action_avail(void **state)
+{
+    (void)state;
+    struct task *t = new_task(true, PROFILE_LINUX);
+    uint64_t buf = 0x10000;
+    assert_int_equal(mm_mmap(t->mm, buf, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX,
+                             MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_FIXED_LINUX),
+                     (int64_t)buf);
+    const uint32_t avail[] = { SECCOMP_RET_KILL_PROCESS_LINUX, SECCOMP_RET_KILL_THREAD_LINUX,
+                               SECCOMP_RET_USER_NOTIF_LINUX, SECCOMP_RET_ALLOW_LINUX };
+    const uint32_t not[] = { SECCOMP_RET_ERRNO_LINUX | 1, 5, 0x40000, 0x7ffe0000 };
+    uint64_t a[6] = { SECCOMP_GET_ACTION_AVAIL_LINUX, 0, buf };
+    for (size_t i = 0; i < G_N_ELEMENTS(avail); i++) {
+        uint32_t le = GUINT32_TO_LE(avail[i]);
+        assert_true(mm_write(t->mm, buf, &le, 4));
+        assert_int_equal(seccomp_syscall(t, a), 0);
+        le = GUINT32_TO_LE(not[i]);
+        assert_true(mm_write(t->mm, buf, &le, 4));
+        assert_int_equal(seccomp_syscall(t, a), -EOPNOTSUPP_LINUX);
+    }
 }
 
 /* The launcher's path: the checker, then the path limit in eBPF
@@ -264,7 +355,7 @@ static void install_filter_limits(void **state)
     assert_int_equal(t->filters->len, 4);
     struct seccomp_data_linux sd = { .nr = 39, .arch = AUDIT_ARCH_X86_64_LINUX };
     struct verdict v = seccomp_check(t, ENTRY_SYSCALL64, &sd);
-    assert_true(v.allow);
+    assert_true(verdict_runs(&v));
     assert_int_equal(v.filters_run, 4);
     g_ptr_array_unref(t->filters);
     g_array_unref(t->filter_rets);
@@ -285,6 +376,9 @@ int main(void)
         cmocka_unit_test(proc_render_has_nul),
         cmocka_unit_test(proc_write_and_read),
         cmocka_unit_test(filter_ranking),
+        cmocka_unit_test(action_table),
+        cmocka_unit_test(filter_verdicts),
+        cmocka_unit_test(action_avail),
         cmocka_unit_test(install_filter_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
