@@ -65,20 +65,26 @@ struct prefetch {
     uint64_t flags;
 };
 
+/* The registers of a trapped call as its entry convention has them. */
+struct call_regs {
+    const int *ids;   /* the number's register, then the arguments' */
+    int have;         /* how many of them r holds */
+    uint64_t r[7];
+    uint32_t user_sp; /* the fast entries: the stack the landing pad returns on */
+};
+
 /* The result, and the registers each entry's return leaves. */
-static void write_back(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre,
-                       int64_t result, const struct trap_event *evp, uint32_t user_sp,
-                       const uint64_t r[7])
+static void write_back(struct task *t, const struct trap_event *ev, const struct prefetch *pre,
+                       int64_t result, const struct call_regs *cr)
 {
-    const struct trap_event ev = *evp;
-    switch (e) {
+    switch (ev->entry) {
     case ENTRY_SYSCALL64: {
         /* The result, and what the syscall instruction itself leaves:
          * return rip, rflags.  One batch: this is the hot path of every
          * 64-bit read and write. */
         static const int ids[3] = { UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_R11 };
         uint64_t flags = pre ? pre->flags : cpu_reg(t->cpu, UC_X86_REG_EFLAGS);
-        uint64_t vals[3] = { (uint64_t)result, pc + 2, flags };
+        uint64_t vals[3] = { (uint64_t)result, ev->pc + 2, flags };
         void *ptrs[3] = { &vals[0], &vals[1], &vals[2] };
         uc_err ue = uc_reg_write_batch(t->cpu->uc, (int *)ids, ptrs, 3);
         if (ue != UC_ERR_OK)
@@ -95,14 +101,14 @@ static void write_back(struct task *t, enum entry e, uint64_t pc, const struct p
         /* Back at the landing pad, which pops ebp, edx, ecx and returns;
          * the stack is the one ebp named. */
         cpu_set_reg(t->cpu, UC_X86_REG_EAX, (uint32_t)result);
-        cpu_set_reg(t->cpu, UC_X86_REG_EBP, ev.args[5]);
-        cpu_set_reg(t->cpu, UC_X86_REG_ESP, user_sp);
+        cpu_set_reg(t->cpu, UC_X86_REG_EBP, ev->args[5]);
+        cpu_set_reg(t->cpu, UC_X86_REG_ESP, cr->user_sp);
         cpu_set_pc(t->cpu, t->mm->layout.int80_pad - 2); /* the engine adds 2 after the hook */
         break;
     case ENTRY_SYSCALL32:
         cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RAX : UC_X86_REG_EAX, (uint32_t)result);
-        cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RBP : UC_X86_REG_EBP, ev.args[5]);
-        cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RCX : UC_X86_REG_ECX, (uint32_t)r[6]);
+        cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RBP : UC_X86_REG_EBP, ev->args[5]);
+        cpu_set_reg(t->cpu, t->is64 ? UC_X86_REG_RCX : UC_X86_REG_ECX, (uint32_t)cr->r[6]);
         /* The engine adds the instruction's length after this hook. */
         cpu_set_pc(t->cpu, t->mm->layout.int80_pad - 2);
         break;
@@ -165,150 +171,191 @@ void trap_finish_deferred(struct task *t)
         signal_syscall_exit(t, dc.entry, dc.nr, result);
 }
 
-/* The one point where a trapped call is decided. */
-static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre)
+/* Reads the call as its entry passes it: the number and the arguments
+ * into ev, the registers into cr.  False when a fast entry's 6th argument
+ * cannot be read from the user stack. */
+static bool read_call(struct task *t, const struct prefetch *pre, struct trap_event *ev,
+                      struct call_regs *cr)
 {
-    const struct abi *abi = abi_for_entry(e);
-    uint64_t r[7] = { 0 };
+    enum entry e = ev->entry;
     bool ia32 = e != ENTRY_SYSCALL64;
     bool fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
-    const int *ids = !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32;
+    uint64_t *r = cr->r;
+    cr->ids = !ia32 ? regs64 : t->is64 ? regs_ia32_64 : regs_ia32;
     /* Unicorn's register reads were half of a trapped call's instructions
      * (callgrind): the number and three arguments first, the other three
      * only for a call that takes them (abi.h: arity), or for a watcher. */
     bool filtered = t->filters && t->filters->len;
-    int have = fast || trap_observer || filtered ? 7 : 4;
+    cr->have = fast || trap_observer || filtered ? 7 : 4;
     if (pre) {
         memcpy(r, pre->r, sizeof(pre->r));
-        if (have > 4)
-            cpu_regs(t->cpu, ids + 4, r + 4, have - 4);
+        if (cr->have > 4)
+            cpu_regs(t->cpu, cr->ids + 4, r + 4, cr->have - 4);
     } else
-        cpu_regs(t->cpu, ids, r, have);
-    struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
+        cpu_regs(t->cpu, cr->ids, r, cr->have);
     /* Today's kernels take the number as the low 32 bits, a signed int on
      * the 64-bit entry and zero-extended eax on the compat ones. */
-    ev.nr = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)(int32_t)(uint32_t)r[0];
+    ev->nr = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)(int32_t)(uint32_t)r[0];
     for (int i = 0; i < 6; i++)
-        ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
-
-    uint32_t user_sp = 0;
-    int64_t result;
-    if (fast) {
-        /* The vDSO convention: ebp holds the user stack (sysenter) or arg 2
-         * (syscall, which clobbers ecx); arg 6 waits on the user stack. */
-        if (e == ENTRY_SYSENTER32)
-            user_sp = (uint32_t)r[6];
-        else {
-            user_sp = (uint32_t)cpu_reg(t->cpu, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
-            ev.args[1] = (uint32_t)r[6];
-        }
-        uint32_t arg6;
-        if (!mm_read(t->mm, user_sp, &arg6, 4)) {
-            /* Before the filter runs, as do_fast_syscall_32 does it. */
-            result = -EFAULT_LINUX;
-            ev.result = result;
-            ev.returned = true;
-            observe(t, &ev);
-            goto finish;
-        }
-        ev.args[5] = arg6;
+        ev->args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
+    if (!fast)
+        return true;
+    /* The vDSO convention: ebp holds the user stack (sysenter) or arg 2
+     * (syscall, which clobbers ecx); arg 6 waits on the user stack. */
+    if (e == ENTRY_SYSENTER32)
+        cr->user_sp = (uint32_t)r[6];
+    else {
+        cr->user_sp = (uint32_t)cpu_reg(t->cpu, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
+        ev->args[1] = (uint32_t)r[6];
     }
+    uint32_t arg6;
+    if (!mm_read(t->mm, cr->user_sp, &arg6, 4))
+        return false;
+    ev->args[5] = arg6;
+    return true;
+}
 
+/* The arguments a call takes that read_call() left unread. */
+static void read_rest(struct task *t, const struct syscall_desc *d, struct trap_event *ev,
+                      struct call_regs *cr)
+{
+    if (!d || d->arity <= 3 || cr->have == 7)
+        return;
+    bool ia32 = ev->entry != ENTRY_SYSCALL64;
+    cpu_regs(t->cpu, cr->ids + 4, cr->r + 4, 3);
+    cr->have = 7;
+    for (int i = 3; i < 6; i++)
+        ev->args[i] = ia32 ? (uint32_t)cr->r[i + 1] : cr->r[i + 1];
+}
+
+/* Leaves the call to the run loop (trap_finish_deferred), which makes it
+ * outside the engine, after the supervisor's answer if `notify` is a
+ * filter whose listener is to be told. */
+static void defer_call(struct task *t, const struct trap_event *ev, const struct abi *abi,
+                       const struct syscall_desc *d, struct seccomp_filter *notify,
+                       const struct seccomp_data_linux *sd)
+{
+    t->deferred = (struct deferred_call){
+        .active = true, .entry = ev->entry, .pc = ev->pc, .nr = ev->nr, .abi = abi, .desc = d,
+        .verdict = *ev->verdict, .mode = ev->mode,
+        .notify = notify ? seccomp_filter_get(notify) : NULL, .data = *sd };
+    memcpy(t->deferred.args, ev->args, sizeof(ev->args));
+}
+
+/* What became of a trapped call: trap_call()'s one ending acts on it. */
+enum call_end {
+    CALL_RETURNS,  /* to its caller, with ev.result: made, or refused with a result */
+    CALL_TRAPPED,  /* not made: the number back in ax, SIGSYS forced */
+    CALL_KILLED,   /* the verdict ends the thread or the process */
+    CALL_DEFERRED, /* the run loop makes it, and observes it then */
+};
+
+/* The call asked about once (seccomp_check) and the verdict applied, as
+ * __seccomp_filter's switch applies it: made, refused with a result,
+ * trapped, killed, or left to the run loop. */
+static enum call_end decide_call(struct task *t, const struct abi *abi, struct trap_event *ev,
+                                 struct call_regs *cr, struct seccomp_data_linux *sd,
+                                 struct verdict *v)
+{
     /* What the filters see: the instruction pointer is the address after
      * the trapping instruction, or the vDSO's landing pad where a fast
      * entry returns (do_fast_syscall_32 sets it before the filter runs). */
-    struct seccomp_data_linux sd = {
-        .nr = (int32_t)ev.nr,
+    enum entry e = ev->entry;
+    bool ia32 = e != ENTRY_SYSCALL64, fast = e == ENTRY_SYSENTER32 || e == ENTRY_SYSCALL32;
+    *sd = (struct seccomp_data_linux){
+        .nr = (int32_t)ev->nr,
         .arch = ia32 ? AUDIT_ARCH_I386_LINUX : AUDIT_ARCH_X86_64_LINUX,
-        .instruction_pointer = fast ? t->mm->layout.int80_pad : pc + 2,
+        .instruction_pointer = fast ? t->mm->layout.int80_pad : ev->pc + 2,
     };
-    memcpy(sd.args, ev.args, sizeof(sd.args));
-    struct verdict v = seccomp_check(t, e, &sd);
-    ev.verdict = &v;
+    memcpy(sd->args, ev->args, sizeof(sd->args));
+    *v = seccomp_check(t, e, sd);
+    ev->verdict = v;
     /* The verdict applied, as __seccomp_filter's switch does. */
-    switch (v.effect) {
+    switch (v->effect) {
     case SECCOMP_EFFECT_ALLOW:
-    case SECCOMP_EFFECT_LOG:
+    case SECCOMP_EFFECT_LOG: {
+        t->call_abi = abi;
+        const struct syscall_desc *d = sys_lookup(abi, ev->nr);
+        read_rest(t, d, ev, cr);
+        if (d && must_leave_engine(t, d)) {
+            defer_call(t, ev, abi, d, NULL, sd);
+            return CALL_DEFERRED;
+        }
+        ev->result = d ? d->fn(t, ev->args) : -ENOSYS_LINUX;
         break;
+    }
     case SECCOMP_EFFECT_ERRNO:
     case SECCOMP_EFFECT_TRACE:
-        result = v.result;
-        ev.result = result;
-        ev.returned = true;
-        observe(t, &ev);
-        goto finish;
+        ev->result = v->result;
+        break;
     case SECCOMP_EFFECT_NOTIFY:
-        if (v.listener) {
+        if (v->listener) {
             /* The task waits for a supervisor, with the engine free for
              * the other tasks on it: the run loop asks, and makes the
              * call if the answer is CONTINUE. */
             t->call_abi = abi;
-            t->deferred = (struct deferred_call){
-                .active = true, .entry = e, .pc = pc, .nr = ev.nr, .abi = abi,
-                .desc = sys_lookup(abi, ev.nr), .verdict = v, .mode = ev.mode,
-                .notify = seccomp_filter_get(v.listener), .data = sd };
-            memcpy(t->deferred.args, ev.args, sizeof(ev.args));
-            write_back(t, e, pc, pre, -ENOSYS_LINUX, &ev, user_sp, r);
-            uc_emu_stop(t->cpu->uc);
-            return;
+            defer_call(t, ev, abi, sys_lookup(abi, ev->nr), v->listener, sd);
+            return CALL_DEFERRED;
         }
-        result = v.result;
-        ev.result = result;
-        ev.returned = true;
-        observe(t, &ev);
-        goto finish;
+        ev->result = v->result;
+        break;
     case SECCOMP_EFFECT_SIGNAL:
         /* syscall_rollback(): the handler sees the number in ax, as the
          * entry saved it (orig_ax). */
-        result = ia32 ? (int64_t)(uint32_t)r[0] : (int64_t)r[0];
-        ev.result = result;
-        observe(t, &ev);
-        write_back(t, e, pc, pre, result, &ev, user_sp, r);
-        signal_force_seccomp(t, sd.instruction_pointer, sd.nr, sd.arch, (int)v.data,
-                             "a seccomp filter returned SECCOMP_RET_TRAP");
-        signal_syscall_exit(t, e, ev.nr, result);
-        return;
+        ev->result = ia32 ? (int64_t)(uint32_t)cr->r[0] : (int64_t)cr->r[0];
+        return CALL_TRAPPED;
     case SECCOMP_EFFECT_KILL_THREAD:
     case SECCOMP_EFFECT_KILL_PROCESS:
         t->mode = MODE_DEAD;
-        observe(t, &ev);
-        /* KILL_THREAD ends the calling thread alone, unless it is the
-         * last live one: then, as KILL_PROCESS always, the process. */
-        if (v.effect == SECCOMP_EFFECT_KILL_THREAD)
-            task_kill_thread(t, v.signo, kill_reason(&v, e, abi, ev.nr));
-        else
-            task_kill(t, v.signo, kill_reason(&v, e, abi, ev.nr));
-        return;
+        return CALL_KILLED;
     }
-    t->call_abi = abi;
-    const struct syscall_desc *d = sys_lookup(abi, ev.nr);
-    if (d && d->arity > 3 && have < 7) {
-        cpu_regs(t->cpu, ids + 4, r + 4, 3);
-        for (int i = 3; i < 6; i++)
-            ev.args[i] = ia32 ? (uint32_t)r[i + 1] : r[i + 1];
-    }
-    if (d && must_leave_engine(t, d)) {
+    return CALL_RETURNS;
+}
+
+/* The one point where a trapped call is decided: read the call, decide,
+ * then one ending that observes it and writes its result back once. */
+static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct prefetch *pre)
+{
+    const struct abi *abi = abi_for_entry(e);
+    struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
+    struct call_regs cr = { 0 };
+    struct seccomp_data_linux sd;
+    struct verdict v;
+    enum call_end end = CALL_RETURNS;
+    if (read_call(t, pre, &ev, &cr))
+        end = decide_call(t, abi, &ev, &cr, &sd, &v);
+    else
+        ev.result = -EFAULT_LINUX; /* before the filter runs, as do_fast_syscall_32 does */
+
+    /* The one ending. */
+    if (end == CALL_DEFERRED) {
         /* The engine goes on to its next stop with the call's return
-         * registers in place; the run loop makes the call and stores its
-         * result (trap_finish_deferred). */
-        t->deferred = (struct deferred_call){ .active = true, .entry = e, .pc = pc, .nr = ev.nr,
-                                              .abi = abi, .desc = d, .verdict = v,
-                                              .mode = ev.mode };
-        memcpy(t->deferred.args, ev.args, sizeof(ev.args));
-        write_back(t, e, pc, pre, -ENOSYS_LINUX, &ev, user_sp, r);
+         * registers in place; the run loop makes the call, observes it
+         * and stores its result. */
+        write_back(t, &ev, pre, -ENOSYS_LINUX, &cr);
         uc_emu_stop(t->cpu->uc);
         return;
     }
-    result = d ? d->fn(t, ev.args) : -ENOSYS_LINUX;
-    ev.result = result;
-    ev.returned = t->state == TASK_RUNNING;
+    ev.returned = end == CALL_RETURNS && t->state == TASK_RUNNING;
     observe(t, &ev);
-    if (t->state != TASK_RUNNING)
+    if (end == CALL_KILLED) {
+        /* KILL_THREAD (and the strict list's SIGKILL) ends the calling
+         * thread alone, unless it is the last live one: then, as
+         * KILL_PROCESS always, the process. */
+        char *why = kill_reason(&v, e, abi, ev.nr);
+        if (v.effect == SECCOMP_EFFECT_KILL_THREAD)
+            task_kill_thread(t, v.signo, why);
+        else
+            task_kill(t, v.signo, why);
         return;
-
-finish:
-    write_back(t, e, pc, pre, result, &ev, user_sp, r);
-    signal_syscall_exit(t, e, ev.nr, result);
+    }
+    if (t->state != TASK_RUNNING)
+        return; /* the call ended its task (exit, a fatal signal) */
+    write_back(t, &ev, pre, ev.result, &cr);
+    if (end == CALL_TRAPPED)
+        signal_force_seccomp(t, sd.instruction_pointer, sd.nr, sd.arch, (int)v.data,
+                             "a seccomp filter returned SECCOMP_RET_TRAP");
+    signal_syscall_exit(t, e, ev.nr, ev.result);
 }
 
 static void hook_syscall(uc_engine *uc, void *user)

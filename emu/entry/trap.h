@@ -1,6 +1,8 @@
 /* The trap path: every way a guest can enter the kernel ends here.  One
  * function, trap_call(), reads the call per entry convention, asks
- * seccomp_check() once, and dispatches or kills. */
+ * seccomp_check() once, applies the verdict (makes the call, refuses it,
+ * traps, kills, or leaves it to the run loop), and ends in one place that
+ * observes the call and writes its result back. */
 #ifndef EMU_TRAP_H
 #define EMU_TRAP_H
 
