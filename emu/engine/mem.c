@@ -396,16 +396,21 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
     return true;
 }
 
-/* The growth of a mapping that could not grow in place: a piece whose
- * chunk has room for the mapping to double (the run of pieces before it,
- * `grown`, says how big it already is), so that realloc's pattern meets
- * grow_piece's fast case from then on. */
+/* The growth of a mapping that could not grow in place (mremap in place
+ * or moved, brk): a new piece right after `like`, with its attributes,
+ * for Linux grows the VMA itself (vma_expand, or copy_vma to the new
+ * length on a move) and its flags, VM_LOCKED and VM_MAYWRITE among them,
+ * cover the growth.  A private piece's chunk has room for the mapping to
+ * double (the run of pieces before it, `grown`, says how big it already
+ * is), so that realloc's pattern meets grow_piece's fast case from then
+ * on; a shared one's pages are never grown in place. */
 static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct vma *like,
                         uint64_t grown)
 {
     struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .name = like->name,
-                     .shared = like->shared, .locked = like->locked };
-    return map_chunk(mm, v, PAGE_ALIGN_LINUX(MAX(len, grown)), NULL);
+                     .shared = like->shared, .no_write = like->no_write,
+                     .locked = like->locked };
+    return map_chunk(mm, v, like->shared ? 0 : PAGE_ALIGN_LINUX(MAX(len, grown)), NULL);
 }
 
 err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
@@ -902,9 +907,7 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
             range_free(mm, old + old_len, new_len - old_len)) {
             if (grow_piece(mm, last, new_len - old_len))
                 return (int64_t)old;
-            err_t e = v->shared ? map_new(mm, old + old_len, new_len - old_len, v->prot, true,
-                                          v->name, NULL)
-                                : map_growth(mm, old + old_len, new_len - old_len, v, old_len);
+            err_t e = map_growth(mm, old + old_len, new_len - old_len, v, old_len);
             return e ? map_errno(e) : (int64_t)old;
         }
         if (!(flags & MREMAP_MAYMOVE_LINUX))
@@ -935,32 +938,31 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
         if (dontunmap && mm->max_mapped && mm->mapped + old_len > mm->max_mapped)
             return -ENOMEM_LINUX;
     }
-    const struct vma *v = VMA(mm, vi);
-    int prot = v->prot;
-    bool shared = v->shared;
-    enum vma_special special = v->special;
-    const char *name = v->name; /* v goes stale once the table changes */
+    /* The mapping's attributes: VMA(mm, vi) goes stale once the table
+     * changes. */
+    const struct vma like = *VMA(mm, vi);
     if (!old_len) /* a shared mapping's duplicate: not modelled */
         return -ENOMEM_LINUX;
     /* A special mapping moves whole or not at all. */
-    if (special && (old > v->start || old + old_len < v->end))
+    if (like.special && (old > like.start || old + old_len < like.end))
         return -EINVAL_LINUX;
     /* Without MREMAP_FIXED, MREMAP_DONTUNMAP's address is a hint. */
     uint64_t dst = new_addr;
     if (!(flags & MREMAP_FIXED_LINUX) && !(to_new && hint_fits(mm, new_addr, new_len)) &&
-        !(dst = shared ? 0 : thp_aligned_free(mm, new_len, mm->mmap_base)) &&
+        !(dst = like.shared ? 0 : thp_aligned_free(mm, new_len, mm->mmap_base)) &&
         !(dst = mm_find_free(mm, new_len, mm->mmap_base)))
         return -ENOMEM_LINUX;
     err_t e = move_pages(mm, old, old_len, dst);
     if (!e && new_len > old_len)
-        e = map_new(mm, dst + old_len, new_len - old_len, prot, shared, name, NULL);
-    /* MREMAP_DONTUNMAP: the old range stays mapped, emptied. */
+        e = map_growth(mm, dst + old_len, new_len - old_len, &like, old_len);
+    /* MREMAP_DONTUNMAP: the old range stays mapped, emptied (and
+     * unlocked, as move_vma leaves it). */
     if (!e && dontunmap)
-        e = map_new(mm, old, old_len, prot, shared, name, NULL);
+        e = map_new(mm, old, old_len, like.prot, like.shared, like.name, NULL);
     if (e)
         return map_errno(e);
-    if (special)
-        mm_set_special(mm, dst, special);
+    if (like.special)
+        mm_set_special(mm, dst, like.special);
     return (int64_t)dst;
 }
 

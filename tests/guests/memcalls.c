@@ -1,8 +1,8 @@
 /* madvise's advice values and answers, mincore and membarrier, as the
  * kernel gives them on fresh anonymous mappings: private read-write,
  * read-only, PROT_NONE, shared, with holes, misaligned, wrapping; and a
- * mapping grown a page at a time, as realloc grows one.
- *   memcalls madvise | mincore | membarrier | grow */
+ * mapping grown a page at a time, as realloc grows one; a locked one grown.
+ *   memcalls madvise | mincore | membarrier | grow | grow_locked */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,6 +191,38 @@ static void do_grow(void)
     printf("brk grown 256 pages: %u refused\n", heap_fail);
 }
 
+/* A locked mapping grown by mremap, in place and moved: Linux grows the
+ * VMA itself (vma_expand; copy_vma to the new length on a move), so the
+ * new pages are locked too and refuse what a locked VMA refuses. */
+static void do_grow_locked(void)
+{
+    static const struct {
+        int flags;
+        const char *name;
+    } kinds[] = { { MAP_PRIVATE, "private" }, { MAP_SHARED, "shared" } };
+    for (int k = 0; k < 2; k++) {
+        /* two pages with two free after them */
+        char *p = map(4 * PG, PROT_READ | PROT_WRITE, kinds[k].flags | MAP_LOCKED);
+        if (p == MAP_FAILED) {
+            show("mmap MAP_LOCKED", -1);
+            return;
+        }
+        munmap(p + 2 * PG, 2 * PG);
+        printf("%s, locked:\n", kinds[k].name);
+        show("  mremap in place, 2 -> 4 pages", mremap(p, 2 * PG, 4 * PG, 0) == p ? 0 : -1);
+        show("  COLD on the old pages", adv(p, 2 * PG, MADV_COLD));
+        show("  COLD on the growth", adv(p + 2 * PG, 2 * PG, MADV_COLD));
+        show("  PAGEOUT on the growth", adv(p + 2 * PG, 2 * PG, MADV_PAGEOUT));
+        char *dst = map(8 * PG, PROT_NONE, MAP_PRIVATE);
+        char *q = mremap(p, 4 * PG, 6 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+        show("  mremap moved, 4 -> 6 pages", q == dst ? 0 : -1);
+        show("  COLD on the moved pages", adv(dst, 4 * PG, MADV_COLD));
+        show("  COLD on the growth", adv(dst + 4 * PG, 2 * PG, MADV_COLD));
+        show("  PAGEOUT on the growth", adv(dst + 4 * PG, 2 * PG, MADV_PAGEOUT));
+        munmap(dst, 8 * PG);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -202,6 +234,8 @@ int main(int argc, char **argv)
         do_membarrier();
     else if (!strcmp(c, "grow"))
         do_grow();
+    else if (!strcmp(c, "grow_locked"))
+        do_grow_locked();
     else
         return 2;
     return 0;
