@@ -26,6 +26,16 @@ static struct task *new_task(bool is64, enum profile p)
     return t;
 }
 
+/* A page of guest memory for what the calls read and write. */
+static uint64_t map_page(struct task *t)
+{
+    uint64_t buf = 0x10000;
+    assert_int_equal(mm_mmap(t->mm, buf, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX,
+                             MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_FIXED_LINUX),
+                     (int64_t)buf);
+    return buf;
+}
+
 /* The strict decision for a call number (the filters see more). */
 static struct verdict check(struct task *t, enum entry e, int64_t nr)
 {
@@ -202,10 +212,7 @@ static void proc_write_and_read(void **state)
 {
     (void)state;
     struct task *t = new_task(false, PROFILE_2611);
-    uint64_t buf = 0x10000;
-    assert_int_equal(mm_mmap(t->mm, buf, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX,
-                             MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_FIXED_LINUX),
-                     (int64_t)buf);
+    uint64_t buf = map_page(t);
     uint64_t pos = 0;
     char out[8] = { 0 };
     assert_int_equal(seccomp_proc_read(t, &pos, buf, 8), 3);
@@ -317,10 +324,7 @@ static void action_avail(void **state)
 {
     (void)state;
     struct task *t = new_task(true, PROFILE_LINUX);
-    uint64_t buf = 0x10000;
-    assert_int_equal(mm_mmap(t->mm, buf, 4096, PROT_READ_LINUX | PROT_WRITE_LINUX,
-                             MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | MAP_FIXED_LINUX),
-                     (int64_t)buf);
+    uint64_t buf = map_page(t);
     const uint32_t avail[] = { SECCOMP_RET_KILL_PROCESS_LINUX, SECCOMP_RET_KILL_THREAD_LINUX,
                                SECCOMP_RET_USER_NOTIF_LINUX, SECCOMP_RET_ALLOW_LINUX };
     const uint32_t not[] = { SECCOMP_RET_ERRNO_LINUX | 1, 5, 0x40000, 0x7ffe0000 };
