@@ -117,8 +117,9 @@ ABI_TYPE ATOMIC_NAME(xchg)(CPUArchState *env, target_ulong addr,
     DATA_TYPE *haddr = ATOMIC_MMU_LOOKUP;
     DATA_TYPE ret;
 
-    ret = *haddr;
-    *haddr = val;
+    /* seccomp-emu: atomic, as in QEMU: engines of a parallel group
+     * (UC_CTL_PARALLEL_GROUP) run xchg, whose lock is implicit, at once */
+    ret = atomic_xchg__nocheck(haddr, val);
     ATOMIC_MMU_CLEANUP;
 
     return ret;
@@ -175,12 +176,11 @@ ABI_TYPE ATOMIC_NAME(X)(CPUArchState *env, target_ulong addr,       \
     ATOMIC_MMU_DECLS;                                               \
     XDATA_TYPE *haddr = ATOMIC_MMU_LOOKUP;                          \
     XDATA_TYPE cmp, old, new, val = xval;                           \
-    cmp = *haddr;                                                   \
+    smp_mb();                                                       \
+    cmp = atomic_read__nocheck(haddr);                              \
     do {                                                            \
         old = cmp; new = FN(old, val);                              \
-        cmp = *haddr;                                               \
-        if (cmp == old)                                          \
-            *haddr = new;                                           \
+        cmp = atomic_cmpxchg__nocheck(haddr, old, new);             \
     } while (cmp != old);                                           \
     ATOMIC_MMU_CLEANUP;                                             \
     return RET;                                                     \
@@ -260,8 +260,7 @@ ABI_TYPE ATOMIC_NAME(xchg)(CPUArchState *env, target_ulong addr,
     ATOMIC_MMU_DECLS;
     DATA_TYPE *haddr = ATOMIC_MMU_LOOKUP;
     ABI_TYPE ret;
-    ret = *haddr;
-    *haddr = BSWAP(val);
+    ret = atomic_xchg__nocheck(haddr, BSWAP(val));
     ATOMIC_MMU_CLEANUP;
     return BSWAP(ret);
 }
@@ -315,12 +314,11 @@ ABI_TYPE ATOMIC_NAME(X)(CPUArchState *env, target_ulong addr,       \
     ATOMIC_MMU_DECLS;                                               \
     XDATA_TYPE *haddr = ATOMIC_MMU_LOOKUP;                          \
     XDATA_TYPE ldo, ldn, old, new, val = xval;                      \
-    ldn = *haddr;                                                   \
+    smp_mb();                                                       \
+    ldn = atomic_read__nocheck(haddr);                              \
     do {                                                            \
         ldo = ldn; old = BSWAP(ldo); new = FN(old, val);            \
-        ldn = *haddr;                                               \
-        if (ldn == ldo)                                             \
-            *haddr = BSWAP(new);                                    \
+        ldn = atomic_cmpxchg__nocheck(haddr, ldo, BSWAP(new));      \
     } while (ldo != ldn);                                           \
     ATOMIC_MMU_CLEANUP;                                             \
     return RET;                                                     \
