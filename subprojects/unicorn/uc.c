@@ -504,6 +504,8 @@ uc_err uc_close(uc_engine *uc)
         return UC_ERR_OK;
     }
 
+    parallel_leave(uc);
+
     // Cleanup internally.
     if (uc->release) {
         uc->release(uc->tcg_ctx);
@@ -2803,6 +2805,24 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
             // cpu_exit() orders its own stores: exit_request, then the
             // flag every block start tests.
             break_translation_loop(uc);
+        } else {
+            err = UC_ERR_ARG;
+        }
+        break;
+
+    case UC_CTL_PARALLEL_GROUP:
+
+        UC_INIT(uc);
+
+        if (rw == UC_CTL_IO_WRITE) {
+            uc_parallel_group *group = va_arg(args, uc_parallel_group *);
+            parallel_leave(uc);
+            if (group) {
+                parallel_join(uc, group);
+            }
+            // A block chained to another was translated with the old
+            // flags, and a chained jump does not look at them again.
+            uc->tb_flush(uc);
         } else {
             err = UC_ERR_ARG;
         }

@@ -380,6 +380,13 @@ struct uc_struct {
     // seccomp-emu: a stop asked from another thread (UC_CTL_STOP_ASYNC),
     // taken as stop_request once the CPU is back in tcg_cpu_exec()
     bool async_stop_request;
+    // seccomp-emu: the group of engines this one runs beside
+    // (UC_CTL_PARALLEL_GROUP, qemu/accel/tcg/parallel.c)
+    struct uc_parallel_group *parallel_group;
+    struct uc_struct *parallel_next; // the group's next member
+    bool parallel_running;    // between parallel_exec_start and _end
+    bool parallel_has_waiter; // an exclusive one waits for this to stop
+    bool parallel_step;       // running one instruction exclusively
     int64_t *insn_budget_rest; // in the CPU state, set by the target's init
     uint64_t insn_budget_begin, insn_budget_end;
     bool quit_request;   // request to quit the current TB, but continue to
@@ -572,6 +579,14 @@ void trace_end(uc_tracer *tracer, trace_loc loc, const char *fmt, ...);
 #define UC_TRACE_START(loc)
 #define UC_TRACE_END(loc, fmt, ...)
 #endif
+
+// seccomp-emu: qemu/accel/tcg/parallel.c
+void parallel_join(struct uc_struct *uc, struct uc_parallel_group *group);
+void parallel_leave(struct uc_struct *uc);
+void parallel_exec_start(struct uc_struct *uc);
+void parallel_exec_end(struct uc_struct *uc);
+void parallel_end_exclusive(struct uc_struct *uc);
+int parallel_step_atomic(struct uc_struct *uc, struct CPUState *cpu);
 
 #endif
 /* vim: set ts=4 noet:  */

@@ -618,6 +618,15 @@ typedef enum uc_control_type {
     // stops the emulation there, without that flag.
     // Write: @args = ()
     UC_CTL_STOP_ASYNC,
+    // seccomp-emu: run beside the other engines of a group, each on its
+    // own host thread, over memory they share (uc_mem_map_ptr): blocks
+    // are translated for a parallel context (atomic read-modify-writes,
+    // the barriers x86's order needs on weaker hosts), and what the host
+    // cannot do atomically runs with the group's other engines stopped.
+    // Turns off the exit check after each access (UC_CTL_MEM_EXIT_CHECK).
+    // Flushes the translations.  NULL leaves the group.
+    // Write: @args = (uc_parallel_group *)
+    UC_CTL_PARALLEL_GROUP,
 } uc_control_type;
 
 /*
@@ -711,6 +720,16 @@ See sample_ctl.c for a detailed example.
 #define uc_ctl_tlb_fill_user(uc, user)                                         \
     uc_ctl(uc, UC_CTL_READ(UC_CTL_TLB_FILL_USER, 1), (user))
 #define uc_ctl_stop_async(uc) uc_ctl(uc, UC_CTL_WRITE(UC_CTL_STOP_ASYNC, 0))
+#define uc_ctl_parallel_group(uc, group)                                       \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_PARALLEL_GROUP, 1), (group))
+
+// seccomp-emu: a group of engines that run in parallel (UC_CTL_PARALLEL_GROUP)
+typedef struct uc_parallel_group uc_parallel_group;
+UNICORN_EXPORT
+uc_err uc_parallel_group_open(uc_parallel_group **group);
+// UC_ERR_ARG while an engine is still in the group
+UNICORN_EXPORT
+uc_err uc_parallel_group_close(uc_parallel_group *group);
 
 // Opaque storage for CPU context, used with uc_context_*()
 struct uc_context;

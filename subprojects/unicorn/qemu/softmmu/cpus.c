@@ -93,7 +93,17 @@ static int tcg_cpu_exec(struct uc_struct *uc)
         //                  (cpu->singlestep_enabled & SSTEP_NOTIMER) == 0);
         if (cpu_can_run(cpu)) {
             uc->quit_request = false;
-            r = cpu_exec(uc, cpu);
+            if (uc->parallel_group) {
+                parallel_exec_start(uc);
+                r = cpu_exec(uc, cpu);
+                parallel_exec_end(uc);
+                // seccomp-emu: an access the host cannot make atomic
+                if (r == EXCP_ATOMIC) {
+                    r = parallel_step_atomic(uc, cpu);
+                }
+            } else {
+                r = cpu_exec(uc, cpu);
+            }
 
             // seccomp-emu: a stop another thread asked for (UC_CTL_STOP_ASYNC)
             if (atomic_xchg(&uc->async_stop_request, false)) {

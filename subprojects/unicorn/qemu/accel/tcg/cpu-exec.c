@@ -119,7 +119,7 @@ static void cpu_exec_nocache(CPUState *cpu, int max_cycles,
                              TranslationBlock *orig_tb, bool ignore_icount)
 {
     TranslationBlock *tb;
-    uint32_t cflags = curr_cflags() | CF_NOCACHE;
+    uint32_t cflags = curr_cflags(cpu) | CF_NOCACHE;
 
     if (ignore_icount) {
         cflags &= ~CF_USE_ICOUNT;
@@ -629,13 +629,22 @@ int cpu_exec(struct uc_struct *uc, CPUState *cpu)
             uint32_t cflags = cpu->cflags_next_tb;
             TranslationBlock *tb;
 
+            // seccomp-emu: the one instruction parallel_step_atomic()
+            // runs alone has run; let the other engines go before this
+            // one runs parallel code again.
+            if (unlikely(uc->parallel_step) && cflags == -1) {
+                parallel_end_exclusive(uc);
+                cpu_exit(cpu);
+                continue;
+            }
+
             /* When requested, use an exact setting for cflags for the next
                execution.  This is used for icount, precise smc, and stop-
                after-access watchpoints.  Since this request should never
                have CF_INVALID set, -1 is a convenient invalid value that
                does not require tcg headers for cpu_common_reset.  */
             if (cflags == -1) {
-                cflags = curr_cflags();
+                cflags = curr_cflags(cpu);
             } else {
                 cpu->cflags_next_tb = -1;
             }

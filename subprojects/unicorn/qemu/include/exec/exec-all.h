@@ -384,9 +384,9 @@ static inline uint32_t tb_cflags(const TranslationBlock *tb)
 }
 
 /* current cflags for hashing/comparison */
-static inline uint32_t curr_cflags(void)
+static inline uint32_t curr_cflags(CPUState *cpu)
 {
-    return 0;
+    return cpu->tcg_cflags;
 }
 
 /* TranslationBlock invalidate API */

@@ -266,6 +266,8 @@ struct CPUState {
     bool exit_request;
     bool in_exclusive_context;
     uint32_t cflags_next_tb;
+    /* seccomp-emu: the cflags of every block (CF_PARALLEL in a parallel group) */
+    uint32_t tcg_cflags;
     /* updates protected by BQL */
     uint32_t interrupt_request;
     int singlestep_enabled;
