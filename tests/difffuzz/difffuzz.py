@@ -560,7 +560,10 @@ class Runner:
     def both(self, abi, ops):
         prog = ';'.join(ops)
         nat = run1([self.guest[abi], prog], self.cwd, native=True)
-        emu = run1([self.emu, '-q'] + self.emu_args + [self.guest[abi], prog], self.cwd)
+        # --caps=host: the guest holds what the native child holds (root's
+        # CAP_SYS_ADMIN decides a filter without no_new_privs), not the
+        # container default
+        emu = run1([self.emu, '-q', '--caps=host'] + self.emu_args + [self.guest[abi], prog], self.cwd)
         return nat, emu
 
     def differs(self, abi, ops):
