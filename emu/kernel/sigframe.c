@@ -8,6 +8,10 @@
 #include "abi/bytes_le.h"
 #include "abi/signal_linux.h"
 
+/* The MXCSR bits the emulated CPU implements (FXSAVE's mxcsr_mask): DAZ
+ * and below. */
+#define MXCSR_FEATURE_MASK 0xffffu
+
 bool sigframe_on_altstack(const struct sigaltstack_k *ss, uint64_t sp)
 {
     /* SS_AUTODISARM: the stack counts as free while a handler runs on it. */
@@ -128,7 +132,7 @@ static void fxsave_put(const struct uctx_fpu *f, bool is64, struct fxregs_state_
     fx->rip = f->fip;
     fx->rdp = f->fdp;
     fx->mxcsr = f->mxcsr;
-    fx->mxcsr_mask = 0xffff; /* the emulated CPU's */
+    fx->mxcsr_mask = MXCSR_FEATURE_MASK;
     for (int i = 0; i < 8; i++)
         memcpy(fx->st_space[i], f->st[i], 10);
     for (int i = 0; i < (is64 ? 16 : 8); i++)
@@ -241,8 +245,17 @@ bool sigframe_fpstate_get(const struct mm *mm, uint64_t buf_fx, bool is64, bool 
     *f = init;
     if (present & XFEATURE_MASK_FP_LINUX)
         fxsave_get_x87(&x.i387, f);
+    /* Reserved MXCSR bits fail the sigreturn where the kernel restores
+     * through FXRSTOR or XRSTOR (#GP: 64-bit frames) or checks the copy
+     * (copy_uabi_to_xstate(): ia32 XSAVE frames); only an ia32 FXSAVE-only
+     * frame has them masked (__fpu_restore_sig()). */
+    uint64_t mxcsr_users = XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX;
+    bool mxcsr_checked = ia32 ? !fx_only && (x.header.xfeatures & mxcsr_users)
+                              : (rfbm & (XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX));
+    if (mxcsr_checked && (x.i387.mxcsr & ~MXCSR_FEATURE_MASK))
+        return false;
     if (rfbm & (XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX))
-        f->mxcsr = x.i387.mxcsr & 0xffff; /* reserved bits are cleared, as the kernel does */
+        f->mxcsr = x.i387.mxcsr & MXCSR_FEATURE_MASK;
     if (present & XFEATURE_MASK_SSE_LINUX)
         fxsave_get_sse(&x.i387, is64, f);
     if (present & XFEATURE_MASK_YMM_LINUX)
