@@ -1073,9 +1073,11 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
         /* madvise_dontneed_free_valid_vma(): not a PFN map, not locked */
         if (v->special == VMA_VVAR || (v->locked && advice == MADV_DONTNEED_LINUX))
             return -EINVAL_LINUX;
-        /* Private memory reads back as zeros; shared memory keeps its
-         * contents (its pages live on in the shared object). */
-        if (!v->shared) {
+        /* Private anonymous memory reads back as zeros.  Shared memory
+         * keeps its contents (its pages live on in the shared object), and
+         * so do the vDSO (its pages fault back in) and a private mapping
+         * whose pages are still the file's (they are read back from it). */
+        if (!v->shared && !v->file_pages && v->special != VMA_VDSO) {
             err_t e = zero_host(v->host + (from - v->start), to - from);
             if (e)
                 return map_errno(e);
