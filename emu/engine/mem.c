@@ -861,6 +861,29 @@ static int64_t unmap_range(struct mm *mm, uint64_t addr, uint64_t len)
     return e ? map_errno(e) : 0;
 }
 
+/* mremap with a zero old length: a second view of a shared mapping's
+ * pages at dst (DOS emulators map video memory twice this way), copy_vma()
+ * with nothing moved.  The view may run past the source mapping into the
+ * shared object; here the object is the mapping's chunk, and a view past
+ * what it holds is refused (-ENOMEM) rather than given pages that are not
+ * the object's. */
+static int64_t remap_view(struct mm *mm, guint vi, uint64_t old, uint64_t len, uint64_t dst)
+{
+    struct vma view = *VMA(mm, vi);
+    view.host += old - view.start;
+    if ((size_t)(view.host - view.chunk->base) + len > view.chunk->used)
+        return -ENOMEM_LINUX;
+    if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
+        return -ENOMEM_LINUX;
+    view.start = dst;
+    view.end = dst + len;
+    err_t e = insert_piece(mm, view);
+    if (e)
+        return map_errno(e);
+    mm->mapped += len;
+    return (int64_t)dst;
+}
+
 int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags,
                   uint64_t new_addr)
 {
@@ -941,8 +964,6 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
     /* The mapping's attributes: VMA(mm, vi) goes stale once the table
      * changes. */
     const struct vma like = *VMA(mm, vi);
-    if (!old_len) /* a shared mapping's duplicate: not modelled */
-        return -ENOMEM_LINUX;
     /* A special mapping moves whole or not at all. */
     if (like.special && (old > like.start || old + old_len < like.end))
         return -EINVAL_LINUX;
@@ -952,6 +973,8 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
         !(dst = like.shared ? 0 : thp_aligned_free(mm, new_len, mm->mmap_base)) &&
         !(dst = mm_find_free(mm, new_len, mm->mmap_base)))
         return -ENOMEM_LINUX;
+    if (!old_len)
+        return remap_view(mm, vi, old, new_len, dst);
     err_t e = move_pages(mm, old, old_len, dst);
     if (!e && new_len > old_len)
         e = map_growth(mm, dst + old_len, new_len - old_len, &like, old_len);
