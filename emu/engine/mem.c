@@ -1000,7 +1000,8 @@ uint64_t mm_brk(struct mm *mm, uint64_t want)
         return mm->brk_cur;
     uint64_t old_top = PAGE_ALIGN_LINUX(mm->brk_cur), new_top = PAGE_ALIGN_LINUX(want);
     if (new_top > old_top) {
-        if (new_top > mm->limit || !range_free(mm, old_top, new_top - old_top) ||
+        /* brk(): the new break keeps a page free below the next mapping */
+        if (new_top > mm->limit || !range_free(mm, old_top, new_top - old_top + PAGE_SIZE_LINUX) ||
             !data_may_grow(mm, new_top - old_top))
             return mm->brk_cur;
         /* do_brk_flags(): the growth joins the heap's VMA */
