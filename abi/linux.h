@@ -206,6 +206,8 @@
 #define RLIMIT_RTTIME_LINUX 15
 #define RLIM_NLIMITS_LINUX 16
 #define RLIM_INFINITY_LINUX UINT64_MAX
+/* The clock tick of times(2) and /proc (USER_HZ). */
+#define USER_HZ_LINUX 100
 
 /* clocks */
 #define CLOCK_REALTIME_LINUX 0

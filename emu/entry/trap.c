@@ -66,7 +66,7 @@ struct prefetch {
 };
 
 /* The registers of a trapped call as its entry convention has them. */
-struct call_regs {
+struct trap_regs {
     const int *ids;   /* the number's register, then the arguments' */
     int have;         /* how many of them r holds */
     uint64_t r[7];
@@ -75,7 +75,7 @@ struct call_regs {
 
 /* The result, and the registers each entry's return leaves. */
 static void write_back(struct task *t, const struct trap_event *ev, const struct prefetch *pre,
-                       int64_t result, const struct call_regs *cr)
+                       int64_t result, const struct trap_regs *cr)
 {
     switch (ev->entry) {
     case ENTRY_SYSCALL64: {
@@ -123,6 +123,22 @@ static bool must_leave_engine(const struct task *t, const struct syscall_desc *d
     return (d->flags & SYS_LEAVES_ENGINE) || ((d->flags & SYS_BLOCKS) && t->cpu->users > 1);
 }
 
+/* Keep the call's entry registers for a call that may sleep, where
+ * /proc/<pid>/syscall of the task finds them (collect_syscall: the number,
+ * the six arguments, the user stack and the return address). */
+static void call_begin(struct task *t, const struct trap_event *ev, uint64_t ip,
+                       const struct trap_regs *cr)
+{
+    bool fast = ev->entry == ENTRY_SYSENTER32 || ev->entry == ENTRY_SYSCALL32;
+    t->call.active = true;
+    t->call.nr = ev->nr;
+    memcpy(t->call.args, ev->args, sizeof(t->call.args));
+    t->call.ip = ip;
+    /* The fast entries keep the user stack where the vDSO left it: ebp
+     * for sysenter, esp for syscall (read_call's user_sp). */
+    t->call.sp = fast ? cr->user_sp : cpu_reg(t->cpu, t->is64 ? UC_X86_REG_RSP : UC_X86_REG_ESP);
+}
+
 /* Only the result register is left to write once the call returns. */
 static void set_result(struct task *t, enum entry e, int64_t result)
 {
@@ -152,6 +168,7 @@ void trap_finish_deferred(struct task *t)
     }
     if (run && t->state == TASK_RUNNING)
         result = d ? d->fn(t, dc.args) : -ENOSYS_LINUX;
+    t->call.active = false;
     struct trap_event ev = { .entry = dc.entry, .pc = dc.pc, .nr = dc.nr, .mode = dc.mode,
                              .verdict = &dc.verdict, .notify = dc.notify ? &rep : NULL,
                              .result = result, .returned = t->state == TASK_RUNNING };
@@ -175,7 +192,7 @@ void trap_finish_deferred(struct task *t)
  * into ev, the registers into cr.  False when a fast entry's 6th argument
  * cannot be read from the user stack. */
 static bool read_call(struct task *t, const struct prefetch *pre, struct trap_event *ev,
-                      struct call_regs *cr)
+                      struct trap_regs *cr)
 {
     enum entry e = ev->entry;
     bool ia32 = e != ENTRY_SYSCALL64;
@@ -215,11 +232,12 @@ static bool read_call(struct task *t, const struct prefetch *pre, struct trap_ev
     return true;
 }
 
-/* The arguments a call takes that read_call() left unread. */
+/* The arguments a call takes that read_call() left unread; a call that
+ * may sleep shows all six in /proc/<pid>/syscall. */
 static void read_rest(struct task *t, const struct syscall_desc *d, struct trap_event *ev,
-                      struct call_regs *cr)
+                      struct trap_regs *cr)
 {
-    if (!d || d->arity <= 3 || cr->have == 7)
+    if (!d || cr->have == 7 || (d->arity <= 3 && !(d->flags & (SYS_BLOCKS | SYS_LEAVES_ENGINE))))
         return;
     bool ia32 = ev->entry != ENTRY_SYSCALL64;
     cpu_regs(t->cpu, cr->ids + 4, cr->r + 4, 3);
@@ -233,8 +251,9 @@ static void read_rest(struct task *t, const struct syscall_desc *d, struct trap_
  * filter whose listener is to be told. */
 static void defer_call(struct task *t, const struct trap_event *ev, const struct abi *abi,
                        const struct syscall_desc *d, struct seccomp_filter *notify,
-                       const struct seccomp_data_linux *sd)
+                       const struct seccomp_data_linux *sd, const struct trap_regs *cr)
 {
+    call_begin(t, ev, sd->instruction_pointer, cr);
     t->deferred = (struct deferred_call){
         .active = true, .entry = ev->entry, .pc = ev->pc, .nr = ev->nr, .abi = abi, .desc = d,
         .verdict = *ev->verdict, .mode = ev->mode,
@@ -254,7 +273,7 @@ enum call_end {
  * __seccomp_filter's switch applies it: made, refused with a result,
  * trapped, killed, or left to the run loop. */
 static enum call_end decide_call(struct task *t, const struct abi *abi, struct trap_event *ev,
-                                 struct call_regs *cr, struct seccomp_data_linux *sd,
+                                 struct trap_regs *cr, struct seccomp_data_linux *sd,
                                  struct verdict *v)
 {
     /* What the filters see: the instruction pointer is the address after
@@ -278,10 +297,15 @@ static enum call_end decide_call(struct task *t, const struct abi *abi, struct t
         const struct syscall_desc *d = sys_lookup(abi, ev->nr);
         read_rest(t, d, ev, cr);
         if (d && must_leave_engine(t, d)) {
-            defer_call(t, ev, abi, d, NULL, sd);
+            defer_call(t, ev, abi, d, NULL, sd, cr);
             return CALL_DEFERRED;
         }
+        bool may_sleep = d && (d->flags & SYS_BLOCKS);
+        if (may_sleep)
+            call_begin(t, ev, sd->instruction_pointer, cr);
         ev->result = d ? d->fn(t, ev->args) : -ENOSYS_LINUX;
+        if (may_sleep)
+            t->call.active = false;
         break;
     }
     case SECCOMP_EFFECT_ERRNO:
@@ -294,7 +318,7 @@ static enum call_end decide_call(struct task *t, const struct abi *abi, struct t
              * the other tasks on it: the run loop asks, and makes the
              * call if the answer is CONTINUE. */
             t->call_abi = abi;
-            defer_call(t, ev, abi, sys_lookup(abi, ev->nr), v->listener, sd);
+            defer_call(t, ev, abi, sys_lookup(abi, ev->nr), v->listener, sd, cr);
             return CALL_DEFERRED;
         }
         ev->result = v->result;
@@ -318,7 +342,7 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
 {
     const struct abi *abi = abi_for_entry(e);
     struct trap_event ev = { .entry = e, .pc = pc, .mode = t->mode };
-    struct call_regs cr = { 0 };
+    struct trap_regs cr = { 0 };
     struct seccomp_data_linux sd;
     struct verdict v;
     enum call_end end = CALL_RETURNS;

@@ -139,6 +139,9 @@ static const struct allow {
     { "gettid", ANY, "raise" },
     { "getppid", ANY, "guest getppid" },
     { "getpgrp", ANY, "guest getpgrp" },
+    { "getsid", ANY, "the session in the guest's /proc/<pid>/stat; it only reads an id (a rule "
+                     "on its argument, 0, did not match glibc's getsid(0) on Linux 6.18)" },
+    { "getpriority", ANY, "the nice value in the guest's /proc/<pid>/stat (read-only)" },
     { "getuid", ANY, "guest getuid" },
     { "geteuid", ANY, "guest geteuid" },
     { "getgid", ANY, "guest getgid" },

@@ -202,6 +202,7 @@ int64_t exec_task(struct task *t, const char *filename, uint64_t uargv, uint64_t
     fdtable_close_on_exec(t->fds);
     g_autofree char *base = g_path_get_basename(filename);
     g_strlcpy(t->comm, base, sizeof(t->comm));
+    t->forked = false;
     t->exec_done = true;
     if (vforked)
         sched_preempt_soon();

@@ -172,8 +172,9 @@ void exit_mm_release(struct task *t)
     }
 }
 
-/* The engine, address space, descriptors and actions go with their last
- * task. */
+/* The engine, address space and descriptors go with their last task; the
+ * actions stay until the task is released (__exit_signal), as a zombie's
+ * /proc/<pid>/stat and status still show them. */
 static void release_resources(struct task *t)
 {
     struct cpu *c = t->cpu;
@@ -192,9 +193,6 @@ static void release_resources(struct task *t)
     t->mm = NULL;
     fdtable_unref(t->fds);
     t->fds = NULL;
-    if (--t->sighand->refs == 0)
-        g_free(t->sighand);
-    t->sighand = NULL;
 }
 
 void exit_task(struct task *t)

@@ -87,6 +87,8 @@ static struct task *dup_task(struct task *t, const struct clone_request *rq)
 {
     struct task *c = g_new0(struct task, 1);
     c->refs = 1;
+    c->start_ns = wait_clock_now(WAIT_MONOTONIC);
+    c->forked = true;
     c->personality = t->personality;
     c->is64 = t->is64;
     c->profile = t->profile;

@@ -41,6 +41,7 @@ struct sched_entity {
     GCond cond;        /* its turn has come, or it was woken */
     bool on_runq;
     bool sleeping;     /* in sched_sleep(), not runnable */
+    bool uninterruptible; /* ... in a wait no signal ends (TASK_KILLABLE: 'D') */
     bool woken;        /* a wake-up came since its last sleep began */
     bool polling;      /* sleeping in poll(): a wake-up interrupts it */
     uc_context *regs;  /* its registers while another task's are loaded */

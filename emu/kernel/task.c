@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "abi/signal_linux.h"
+#include "emu/kernel/wait.h"
 
 /* The tasks by tid: live ones and zombie leaders, as Linux's pid table
  * has them.  Changed and read with the CPU held. */
@@ -47,6 +48,7 @@ struct task *task_new_initial(void)
 {
     struct task *t = g_new0(struct task, 1);
     t->refs = 1;
+    t->start_ns = wait_clock_now(WAIT_MONOTONIC);
     t->cpu = g_new0(struct cpu, 1);
     t->fds = fdtable_new();
     t->sighand = g_new0(struct sighand, 1);
@@ -155,6 +157,9 @@ void thread_group_put(struct thread_group *g)
 void task_release(struct task *t)
 {
     seccomp_filter_release(t);
+    if (t->sighand && --t->sighand->refs == 0)
+        g_free(t->sighand);
+    t->sighand = NULL;
     g_hash_table_remove(table(), GINT_TO_POINTER(t->tid));
     struct thread_group *g = t->group;
     g_queue_remove(&g->threads, t);

@@ -125,6 +125,15 @@ struct deferred_call {
     struct seccomp_data_linux data;
 };
 
+/* The call a task is inside while it may sleep, as its pt_regs hold it
+ * at entry: what /proc/<pid>/syscall shows of a blocked task. */
+struct call_regs {
+    bool active;
+    int64_t nr;
+    uint64_t args[6];
+    uint64_t sp, ip; /* the user stack, and where the call returns */
+};
+
 struct task {
     unsigned refs;                /* the task table, a zombie's parent, lookups */
     struct sched_entity se;       /* emu/kernel/sched.c */
@@ -160,6 +169,7 @@ struct task {
     struct task *vfork_parent;    /* CLONE_VFORK: waiting until we exec or exit */
     struct waitq vfork_done;      /* where that parent waits */
     struct deferred_call deferred;
+    struct call_regs call;        /* set for calls that may block (emu/entry/trap.c) */
     bool exception_taken;         /* emu/entry/fault.c: the CPU's #DF state to forget */
     bool exec_done;               /* execve replaced the registers: no result to store */
     uint8_t tls[GDT_ENTRY_TLS_ENTRIES_LINUX][8]; /* set_thread_area's descriptors */
@@ -173,6 +183,8 @@ struct task {
     char *reason; /* one line: why the guest died, for stderr */
     bool exited;  /* do_exit() is done; a leader stays a zombie */
     int64_t cputime_ns;           /* its CPU time (emu/kernel/sched.c) */
+    int64_t start_ns;             /* when it was made, on CLOCK_MONOTONIC (start_time) */
+    bool forked;                  /* PF_FORKNOEXEC: made by clone, no execve since */
 };
 
 /* The first task, with an address space, descriptor table, actions and

@@ -1,8 +1,10 @@
 #include "emu/kernel/vfile.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -67,6 +69,35 @@ static struct task *proc_dir_task(struct task *t, const char *path, const char *
     return dir;
 }
 
+/* The files of a /proc/<pid> directory (and of task/<tid>), with their
+ * modes: syscall is the tracer's (0400, a ptrace access check natively). */
+static const struct {
+    const char *leaf;
+    enum vfile_id id;
+    uint32_t mode;
+} proc_leaves[] = {
+    { "status", VFILE_PROC_STATUS, 0444 },
+    { "maps", VFILE_PROC_MAPS, 0444 },
+    { "stat", VFILE_PROC_STAT, 0444 },
+    { "syscall", VFILE_PROC_SYSCALL, 0400 },
+};
+
+bool vfile_is_proc(int id)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(proc_leaves); i++)
+        if ((int)proc_leaves[i].id == id)
+            return true;
+    return id == VFILE_PROC_TASK_STAT;
+}
+
+static const char *proc_leaf(int id)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(proc_leaves); i++)
+        if ((int)proc_leaves[i].id == id)
+            return proc_leaves[i].leaf;
+    return "stat"; /* VFILE_PROC_TASK_STAT */
+}
+
 struct task *vfile_proc_task(struct task *t, const char *path, const char *leaf)
 {
     const char *rest;
@@ -94,9 +125,8 @@ int64_t vfile_fd_link(struct task *t, const char *path, char *out, size_t size)
             [VFILE_NULL] = "/dev/null", [VFILE_ZERO] = "/dev/zero",
             [VFILE_URANDOM] = "/dev/urandom", [VFILE_THP_PMD_SIZE] = THP_PMD_SIZE_PATH,
         };
-        if (g->vfile == VFILE_PROC_STATUS || g->vfile == VFILE_PROC_MAPS)
-            n = snprintf(out, size, "/proc/%d/%s", g->tid,
-                         g->vfile == VFILE_PROC_STATUS ? "status" : "maps");
+        if (vfile_is_proc(g->vfile))
+            n = snprintf(out, size, "/proc/%d/%s", g->tid, proc_leaf(g->vfile));
         else
             n = snprintf(out, size, "%s", paths[g->vfile]);
         break;
@@ -150,6 +180,12 @@ static const struct {
     { "/proc/self/maps", VFILE_PROC_MAPS },
     { "/proc/thread-self/maps", VFILE_PROC_MAPS },
     { "/proc/PID/maps", VFILE_PROC_MAPS },
+    { "/proc/self/stat", VFILE_PROC_STAT },
+    { "/proc/thread-self/stat", VFILE_PROC_TASK_STAT },
+    { "/proc/PID/stat", VFILE_PROC_STAT },
+    { "/proc/self/syscall", VFILE_PROC_SYSCALL },
+    { "/proc/thread-self/syscall", VFILE_PROC_SYSCALL },
+    { "/proc/PID/syscall", VFILE_PROC_SYSCALL },
     { THP_PMD_SIZE_PATH, VFILE_THP_PMD_SIZE },
 };
 
@@ -191,15 +227,17 @@ int vfile_lookup(struct task *t, const char *path, int32_t *tid)
     for (size_t i = 0; i < G_N_ELEMENTS(places); i++)
         if (strncmp(places[i].path, "/proc/", 6) && !strcmp(path, places[i].path))
             return (int)places[i].id;
-    struct task *p = vfile_proc_task(t, path, "status");
-    if (p) {
+    for (size_t i = 0; i < G_N_ELEMENTS(proc_leaves); i++) {
+        struct task *p = vfile_proc_task(t, path, proc_leaves[i].leaf);
+        if (!p)
+            continue;
         *tid = p->tid;
-        return VFILE_PROC_STATUS;
-    }
-    p = vfile_proc_task(t, path, "maps");
-    if (p) {
-        *tid = p->tid;
-        return VFILE_PROC_MAPS;
+        /* /proc/<pid>/stat sums the process; task/<tid>/stat and
+         * thread-self's are the thread's own (do_task_stat's `whole`). */
+        if (proc_leaves[i].id == VFILE_PROC_STAT &&
+            (strstr(path, "/task/") || !strncmp(path, "/proc/thread-self/", 18)))
+            return VFILE_PROC_TASK_STAT;
+        return (int)proc_leaves[i].id;
     }
     return -1;
 }
@@ -208,9 +246,7 @@ int64_t vfile_open(struct task *t, int id, int32_t tid, int flags)
 {
     /* The status file is mode 0444: opening it for writing takes root's
      * DAC override, as natively (and a write then fails). */
-    if ((id == VFILE_PROC_STATUS || id == VFILE_PROC_MAPS) &&
-        (flags & O_ACCMODE_LINUX) != O_RDONLY_LINUX &&
-        geteuid() != 0)
+    if (vfile_is_proc(id) && (flags & O_ACCMODE_LINUX) != O_RDONLY_LINUX && geteuid() != 0)
         return -EACCES_LINUX;
     /* A sysfs attribute without a store method: kernfs_fop_open refuses
      * writing, even to root. */
@@ -259,14 +295,55 @@ static void sigset_line(GString *s, const char *name, uint64_t set)
     g_string_append_printf(s, "%s:\t%016" G_GINT64_MODIFIER "x\n", name, set);
 }
 
+/* get_task_state(): the letter ps shows.  There is no stopped task here
+ * (group stop is not emulated), so no 'T'. */
+static char task_state(const struct task *t, const struct task *reader)
+{
+    if (t->exited)
+        return 'Z';
+    if (t == reader || !t->se.sleeping)
+        return 'R';
+    /* TASK_KILLABLE counts as uninterruptible: 'D'. */
+    return t->se.uninterruptible ? 'D' : 'S';
+}
+
+/* The session of every guest process: seccomp-emu's own (the guest's
+ * processes are all in its process group, as getpgrp answers). */
+static pid_t proc_session(void)
+{
+    return getsid(0);
+}
+
+/* The process's parent as /proc shows it: seccomp-emu's own parent for the
+ * first process, init for an orphan. */
+static int proc_ppid(const struct task *t)
+{
+    const struct thread_group *g = t->group;
+    return g->initial ? (int)getppid() : g->parent ? g->parent->tgid : 1;
+}
+
+/* The signals t ignores and catches (collect_sigign_sigcatch). */
+static void sig_actions(const struct task *t, uint64_t *ignored, uint64_t *caught)
+{
+    *ignored = *caught = 0;
+    for (int sig = 1; t->sighand && sig <= NSIG_LINUX_ALL; sig++) {
+        uint64_t h = t->sighand->action[sig].handler;
+        if (h == SIG_IGN_LINUX)
+            *ignored |= 1ull << (sig - 1);
+        else if (h != SIG_DFL_LINUX)
+            *caught |= 1ull << (sig - 1);
+    }
+}
+
 /* /proc/<tid>/status of task `t`, as `reader` sees it. */
 static char *vfile_proc_status(const struct task *t, const struct task *reader)
 {
     GString *s = g_string_new(NULL);
     const struct thread_group *g = t->group;
-    const char *state = t->exited ? "Z (zombie)" : t == reader || !t->se.sleeping ? "R (running)"
-                                                                                  : "S (sleeping)";
-    int ppid = g->initial ? (int)getppid() : g->parent ? g->parent->tgid : 1;
+    static const char *const states[] = { ['R'] = "R (running)", ['S'] = "S (sleeping)",
+                                          ['D'] = "D (disk sleep)", ['Z'] = "Z (zombie)" };
+    const char *state = states[(unsigned char)task_state(t, reader)];
+    int ppid = proc_ppid(t);
     /* Umask is left out: the guest has no umask of its own here. */
     g_string_append_printf(s, "Name:\t%s\nState:\t%s\n", t->comm, state);
     g_string_append_printf(s, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
@@ -276,15 +353,8 @@ static char *vfile_proc_status(const struct task *t, const struct task *reader)
     g_string_append_printf(s, "Gid:\t%u\t%u\t%u\t%u\n", (unsigned)getgid(),
                            (unsigned)getegid(), (unsigned)getegid(), (unsigned)getegid());
     g_string_append_printf(s, "Threads:\t%u\n", g_queue_get_length((GQueue *)&g->threads));
-    uint64_t ignored = 0, caught = 0;
-    /* An exited task has no actions left to show. */
-    for (int sig = 1; t->sighand && sig <= NSIG_LINUX_ALL; sig++) {
-        uint64_t h = t->sighand->action[sig].handler;
-        if (h == SIG_IGN_LINUX)
-            ignored |= 1ull << (sig - 1);
-        else if (h != SIG_DFL_LINUX)
-            caught |= 1ull << (sig - 1);
-    }
+    uint64_t ignored, caught;
+    sig_actions(t, &ignored, &caught);
     sigset_line(s, "SigPnd", t->sig.pending.set);
     sigset_line(s, "ShdPnd", t->group->shared_pending.set);
     sigset_line(s, "SigBlk", t->sig.blocked);
@@ -300,6 +370,99 @@ static char *vfile_proc_status(const struct task *t, const struct task *reader)
     g_string_append_printf(s, "NoNewPrivs:\t%d\nSeccomp:\t%d\nSeccomp_filters:\t%u\n",
                            t->no_new_privs ? 1 : 0, (int)t->mode, t->filters ? t->filters->len : 0);
     return g_string_free(s, FALSE);
+}
+
+/* task->flags as a user task has them (PF_*): PF_RANDOMIZE, PF_FORKNOEXEC
+ * until an execve, and what do_exit leaves on a zombie. */
+#define PF_EXITING_LINUX 0x4u
+#define PF_POSTCOREDUMP_LINUX 0x8u
+#define PF_FORKNOEXEC_LINUX 0x40u
+#define PF_SIGNALED_LINUX 0x400u
+#define PF_NOFREEZE_LINUX 0x8000u
+#define PF_RANDOMIZE_LINUX 0x400000u
+
+static uint64_t task_flags(const struct task *t)
+{
+    uint64_t f = PF_RANDOMIZE_LINUX | (t->forked ? PF_FORKNOEXEC_LINUX : 0);
+    if (t->exited)
+        f |= PF_EXITING_LINUX | PF_POSTCOREDUMP_LINUX | PF_NOFREEZE_LINUX |
+             (t->state == TASK_SIGNALED ? PF_SIGNALED_LINUX : 0);
+    return f;
+}
+
+/* USER_HZ clock ticks, as nsec_to_clock_t() gives them. */
+static uint64_t clock_ticks(int64_t ns)
+{
+    return ns > 0 ? (uint64_t)ns / (1000000000 / USER_HZ_LINUX) : 0;
+}
+
+/* /proc/<tid>/stat (do_task_stat): `whole` for /proc/<pid>/stat, which
+ * speaks for the process (its CPU time, and no wait channel once it has
+ * threads), else for the thread alone.  seccomp-emu keeps no page-fault
+ * counts, resident set or the ELF's code, argument and environment
+ * bounds: those fields read as natively for a reader without ptrace
+ * access (rss 0, start/end code 1, the rest 0); CPU number 0, no
+ * controlling terminal (tty 0, its group -1), nice 0, SCHED_NORMAL. */
+static char *vfile_proc_stat(const struct task *t, const struct task *reader, bool whole)
+{
+    const struct thread_group *g = t->group;
+    char state = task_state(t, reader);
+    unsigned threads = g_queue_get_length((GQueue *)&g->threads);
+    int64_t cpu = whole ? g->cputime_ns : t->cputime_ns;
+    uint64_t vsize = 0;
+    for (const struct vma *v = t->exited || !t->mm ? NULL : mm_next(t->mm, 0); v;
+         v = mm_next(t->mm, v->end))
+        if (!v->hidden)
+            vsize += v->end - v->start;
+    uint64_t ignored, caught;
+    sig_actions(t, &ignored, &caught);
+    /* A leader's exit signal is its process's; a thread's is -1. */
+    int exit_signal = t != g->leader ? -1 : g->initial ? SIGCHLD_LINUX : g->exit_signal;
+    /* The wait status a zombie leaves (task->exit_code): the process's
+     * once every thread is gone, else the leader's own exit. */
+    int exit_code = !t->exited ? 0
+                    : g->zombie ? g->exit_status
+                    : t->state == TASK_EXITED ? (t->exit_code & 0xff) << 8 : t->signo & 0x7f;
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "%d (%s) %c %d %d %d 0 -1 %" PRIu64 " 0 0 0 0 ", (int)t->tid, t->comm,
+                           state, proc_ppid(t), (int)getpgrp(), (int)proc_session(), task_flags(t));
+    /* The guest runs at seccomp-emu's own nice value, as it would natively
+     * in its place (priority: 20 + nice for SCHED_NORMAL). */
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, 0);
+    if (errno)
+        nice = 0;
+    g_string_append_printf(s, "%" PRIu64 " 0 %" PRIu64 " %" PRIu64 " %d %d %u 0 %" PRIu64 " ",
+                           clock_ticks(cpu), clock_ticks(whole ? g->children_cputime_ns : 0),
+                           (uint64_t)0, 20 + nice, nice, threads, clock_ticks(t->start_ns));
+    g_string_append_printf(s, "%" PRIu64 " 0 %" PRIu64 " %d %d 0 0 0 ", vsize,
+                           (uint64_t)RLIM_INFINITY_LINUX, t->exited ? 0 : 1, t->exited ? 0 : 1);
+    g_string_append_printf(s, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " ",
+                           t->sig.pending.set & 0x7fffffff, t->sig.blocked & 0x7fffffff,
+                           ignored & 0x7fffffff, caught & 0x7fffffff);
+    /* wchan: 1 while it sleeps (and there is one task to speak of). */
+    bool wchan = state != 'R' && (!whole || threads < 2);
+    /* CPU, rt_priority, policy, blkio ticks, guest times, then the
+     * seven data, brk, argument and environment bounds. */
+    g_string_append_printf(s, "%d 0 0 %d 0 0 0 0 0 0 0 0 0 0 0 0 0 %d\n", wchan ? 1 : 0,
+                           exit_signal, exit_code);
+    return g_string_free(s, FALSE);
+}
+
+/* /proc/<tid>/syscall (proc_pid_syscall): the call a blocked task is in,
+ * with its six arguments, user stack and return address; "running" for a
+ * task on or waiting for a CPU; a zombie has no registers left. */
+static char *vfile_proc_syscall(const struct task *t, const struct task *reader)
+{
+    if (t->exited)
+        return g_strdup("-1 0x0 0x0\n");
+    if ((t != reader && !t->se.sleeping) || !t->call.active)
+        return g_strdup("running\n");
+    const struct call_regs *c = &t->call;
+    return g_strdup_printf("%d 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64
+                           " 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "\n",
+                           (int)c->nr, c->args[0], c->args[1], c->args[2], c->args[3], c->args[4],
+                           c->args[5], c->sp, c->ip);
 }
 
 /* What /proc/PID/maps names a mapping (show_map_vma): the program's own
@@ -373,7 +536,20 @@ int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count, 
             struct task *p = task_lookup(g->tid);
             if (!p)
                 return -ESRCH_LINUX;
-            text = g->vfile == VFILE_PROC_MAPS ? vfile_proc_maps(p) : vfile_proc_status(p, t);
+            switch (g->vfile) {
+            case VFILE_PROC_MAPS:
+                text = vfile_proc_maps(p);
+                break;
+            case VFILE_PROC_STAT:
+            case VFILE_PROC_TASK_STAT:
+                text = vfile_proc_stat(p, t, g->vfile == VFILE_PROC_STAT);
+                break;
+            case VFILE_PROC_SYSCALL:
+                text = vfile_proc_syscall(p, t);
+                break;
+            default:
+                text = vfile_proc_status(p, t);
+            }
         }
         size_t len = strlen(text);
         uint64_t at = offset >= 0 ? (uint64_t)offset : g->pos;
@@ -392,7 +568,7 @@ int64_t vfile_read(struct task *t, struct gfd *g, uint64_t buf, uint64_t count, 
 int64_t vfile_write(struct task *t, struct gfd *g, uint64_t buf, uint64_t count)
 {
     (void)t, (void)buf;
-    if (g->vfile == VFILE_PROC_STATUS || g->vfile == VFILE_PROC_MAPS)
+    if (vfile_is_proc(g->vfile))
         return -EINVAL_LINUX; /* a proc file without a write method */
     if (g->vfile == VFILE_THP_PMD_SIZE)
         return -EBADF_LINUX; /* opened read-only: open refuses writing */
@@ -404,9 +580,8 @@ void vfile_stat(const struct gfd *g, uint32_t *mode, uint64_t *rdev_major,
                 uint64_t *rdev_minor)
 {
     static const unsigned minor[] = { [VFILE_NULL] = 3, [VFILE_ZERO] = 5, [VFILE_URANDOM] = 9 };
-    if (g->vfile == VFILE_PROC_STATUS || g->vfile == VFILE_THP_PMD_SIZE ||
-        g->vfile == VFILE_PROC_MAPS) {
-        *mode = S_IFREG_LINUX | 0444;
+    if (vfile_is_proc(g->vfile) || g->vfile == VFILE_THP_PMD_SIZE) {
+        *mode = S_IFREG_LINUX | (g->vfile == VFILE_PROC_SYSCALL ? 0400 : 0444);
         *rdev_major = *rdev_minor = 0;
         return;
     }

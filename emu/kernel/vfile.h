@@ -1,7 +1,10 @@
 /* The few files a guest may open, all emulated and read-only in what they
  * reveal: its own /proc/self/status (seccomp mode, filter count,
- * no_new_privs, signal masks) and /proc/self/maps (its own mappings:
- * glibc's pthread_getattr_np finds the main thread's stack there), the devices /dev/null, /dev/zero and
+ * no_new_privs, signal masks), /proc/self/maps (its own mappings:
+ * glibc's pthread_getattr_np finds the main thread's stack there), and
+ * /proc/<pid>/stat and /proc/<pid>/syscall of its tasks (the state letter
+ * and the call a task is blocked in: what supervisors and the kernel's
+ * seccomp selftests poll for), the devices /dev/null, /dev/zero and
  * /dev/urandom, and the emulated machine's transparent huge page size,
  * which the Go runtime reads before main.  Nothing of the host's file
  * system is opened. */
@@ -19,7 +22,10 @@ struct task;
 struct kstat;
 
 enum vfile_id { VFILE_NULL, VFILE_ZERO, VFILE_URANDOM, VFILE_PROC_STATUS, VFILE_THP_PMD_SIZE,
-                VFILE_PROC_MAPS };
+                VFILE_PROC_MAPS, VFILE_PROC_STAT, VFILE_PROC_TASK_STAT, VFILE_PROC_SYSCALL };
+
+/* Is it one of the files of a /proc/<pid> directory? */
+bool vfile_is_proc(int id);
 
 /* Where the kernel's THP page size is read (VFILE_THP_PMD_SIZE). */
 #define THP_PMD_SIZE_PATH "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"

@@ -107,6 +107,7 @@ int wait_event(struct task *t, const struct wait_for *w)
             ws[i] = (struct waiter){ .t = t };
             waitq_add(i < w->nqueues ? w->queues[i] : w->more_queues[i - w->nqueues], &ws[i]);
         }
+        t->se.uninterruptible = !w->interruptible;
         sched_sleep(t, deadline, w->pollfds, w->nfds);
         bool woken = false;
         for (int i = 0; i < n; i++) {
