@@ -303,6 +303,35 @@
 #define F_SETFL_LINUX 4
 #define F_DUPFD_LINUX 0
 #define F_DUPFD_CLOEXEC_LINUX 1030
+/* File seals (memfd_create): F_ADD_SEALS adds, F_GET_SEALS reads. */
+#define F_ADD_SEALS_LINUX 1033
+#define F_GET_SEALS_LINUX 1034
+#define F_SEAL_SEAL_LINUX 0x0001u
+#define F_SEAL_SHRINK_LINUX 0x0002u
+#define F_SEAL_GROW_LINUX 0x0004u
+#define F_SEAL_WRITE_LINUX 0x0008u
+#define F_SEAL_FUTURE_WRITE_LINUX 0x0010u
+#define F_SEAL_EXEC_LINUX 0x0020u
+#define F_ALL_SEALS_LINUX 0x003fu
+/* memfd_create(2)'s flags; a HUGETLB page size sits in bits 26-31. */
+#define MFD_CLOEXEC_LINUX 0x0001u
+#define MFD_ALLOW_SEALING_LINUX 0x0002u
+#define MFD_HUGETLB_LINUX 0x0004u
+#define MFD_NOEXEC_SEAL_LINUX 0x0008u
+#define MFD_EXEC_LINUX 0x0010u
+#define MFD_ALL_FLAGS_LINUX 0x001fu
+#define MFD_HUGE_MASK_LINUX (0x3fu << 26)
+#define MFD_NAME_MAX_LEN_LINUX 249 /* NAME_MAX less "memfd:" */
+/* kcmp(2)'s types. */
+#define KCMP_FILE_LINUX 0
+#define KCMP_VM_LINUX 1
+#define KCMP_FILES_LINUX 2
+#define KCMP_FS_LINUX 3
+#define KCMP_SIGHAND_LINUX 4
+#define KCMP_IO_LINUX 5
+#define KCMP_SYSVSEM_LINUX 6
+#define KCMP_EPOLL_TFD_LINUX 7
+#define KCMP_TYPES_LINUX 8
 #define STATX_BASIC_STATS_LINUX 0x7ffu
 
 /* Linux's limits on a single read or write (fs/read_write.c) */

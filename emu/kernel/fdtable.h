@@ -8,6 +8,7 @@
 #define EMU_FDTABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define FD_MAX_GUEST 1024 /* RLIMIT_NOFILE's usual soft limit */
@@ -71,6 +72,24 @@ struct file_ops {
     int64_t (*ioctl)(struct task *t, struct file *f, uint32_t cmd, uint64_t arg);
     /* The last descriptor for this open file is gone. */
     void (*release)(struct file *f);
+
+    /* A file with contents and a position of its own (a memfd); NULL for
+     * the streams (pipes, sockets), which cannot seek (ESPIPE) or be
+     * truncated (EINVAL).  read and write above work at the position and
+     * move it; these work at `pos` and leave it (pread, pwrite). */
+    int64_t (*read_at)(struct task *t, struct file *f, const struct guest_iovec *iov, int n,
+                       uint64_t pos);
+    int64_t (*write_at)(struct task *t, struct file *f, const struct guest_iovec *iov, int n,
+                        uint64_t pos);
+    int64_t (*llseek)(struct file *f, int64_t off, int whence);
+    int64_t (*truncate)(struct file *f, uint64_t length);
+    /* What fstat shows beyond `stat` (size, blocks, links). */
+    void (*stat_more)(struct file *f, struct kstat *k);
+    /* F_ADD_SEALS (`add`) and F_GET_SEALS: NULL for a file without seals. */
+    int64_t (*seals)(struct file *f, bool add, unsigned seals);
+    /* What /proc/<pid>/fd/<n> shows, where the file has a name of its own
+     * (into out, its length). */
+    int (*link_name)(struct file *f, char *out, size_t size);
 };
 
 /* An open file description of the emulated kernel, shared by dup() and

@@ -139,6 +139,8 @@ int64_t vfile_fd_link(struct task *t, const char *path, char *out, size_t size)
         if ((mode & S_IFMT_LINUX) == S_IFIFO_LINUX || (mode & S_IFMT_LINUX) == S_IFSOCK_LINUX)
             n = snprintf(out, size, "%s:[%" PRIu64 "]",
                          (mode & S_IFMT_LINUX) == S_IFIFO_LINUX ? "pipe" : "socket", ino);
+        else if (g->file->ops->link_name)
+            n = g->file->ops->link_name(g->file, out, size);
         else if (g->file->ops->link)
             n = snprintf(out, size, "%s", g->file->ops->link);
         else

@@ -64,6 +64,7 @@ static inline bool access_ok(uint64_t buf, uint64_t count)
 /* sys_io.c: descriptors */
 SYS(read); SYS(write); SYS(readv); SYS(writev); SYS(pread64); SYS(pwrite64);
 SYS(open); SYS(openat); SYS(creat); SYS(close); SYS(lseek); SYS(llseek);
+SYS(memfd_create); SYS(kcmp); SYS(ftruncate); SYS(ftruncate64);
 SYS(ioctl); SYS(fcntl); SYS(dup); SYS(dup2); SYS(dup3);
 /* A guest iovec array as read (`raw`, each ABI's layout) into `v`: the
  * kernel's checks of lengths (EINVAL) and ranges (EFAULT), the total cut

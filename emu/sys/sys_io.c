@@ -183,8 +183,9 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
         return r;
     }
     if (g->kind == GFD_FILE) {
+        const struct file_ops *ops = g->file->ops;
         /* ksys_pread64(): a pipe cannot seek, before anything else. */
-        if (offset >= 0)
+        if (offset >= 0 && !(writing ? ops->write_at : ops->read_at))
             return -ESPIPE_LINUX;
         int64_t r = file_check(g->file, writing);
         if (r)
@@ -192,8 +193,10 @@ static int64_t do_rw(struct task *t, const uint64_t a[6], bool writing, int64_t 
         if (!access_ok(buf, count))
             return -EFAULT_LINUX;
         struct guest_iovec v = { buf, MIN(count, MAX_RW_COUNT_LINUX) };
-        return writing ? g->file->ops->write(t, g->file, &v, 1)
-                       : g->file->ops->read(t, g->file, &v, 1);
+        if (offset >= 0)
+            return writing ? ops->write_at(t, g->file, &v, 1, (uint64_t)offset)
+                           : ops->read_at(t, g->file, &v, 1, (uint64_t)offset);
+        return writing ? ops->write(t, g->file, &v, 1) : ops->read(t, g->file, &v, 1);
     }
     return rw_host(t, g->host, buf, count, writing, offset);
 }
@@ -453,6 +456,8 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
         g->pos = (uint64_t)(base + off);
         return (int64_t)g->pos;
     }
+    if (g->kind == GFD_FILE && g->file->ops->llseek)
+        return g->file->ops->llseek(g->file, off, whence);
     if (g->kind != GFD_HOST)
         return -ESPIPE_LINUX;
     return host_lseek(g->host, off, whence);
@@ -587,6 +592,22 @@ SYS(fcntl)
         int acc = fl & O_ACCMODE;
         return acc == O_RDONLY ? O_RDONLY_LINUX : acc == O_WRONLY ? O_WRONLY_LINUX : O_RDWR_LINUX;
     }
+    case F_ADD_SEALS_LINUX:
+    case F_GET_SEALS_LINUX: {
+        /* memfd_fcntl(): only a memfd has seals; adding them takes a
+         * descriptor open for writing. */
+        bool add = (int)a[1] == F_ADD_SEALS_LINUX;
+        if (g->kind == GFD_FILE && g->file->ops->seals) {
+            if (add && (g->file->flags & O_ACCMODE_LINUX) == O_RDONLY_LINUX)
+                return -EPERM_LINUX;
+            return g->file->ops->seals(g->file, add, (unsigned)a[2]);
+        }
+        if (add && g->kind == GFD_FILE && (g->file->flags & O_ACCMODE_LINUX) == O_RDONLY_LINUX)
+            return -EPERM_LINUX;
+        if (add && g->kind == GFD_GRANT)
+            return -EPERM_LINUX; /* opened read-only */
+        return -EINVAL_LINUX;
+    }
     case F_GETPIPE_SZ_LINUX:
         if (g->kind != GFD_FILE || pipe_unread(g->file) < 0)
             return -EBADF_LINUX;
@@ -594,6 +615,38 @@ SYS(fcntl)
     default:
         return -EINVAL_LINUX;
     }
+}
+
+/* do_sys_ftruncate(): a negative length first, then the descriptor,
+ * then whether it is a regular file open for writing. */
+static int64_t do_ftruncate(struct task *t, int64_t fd, int64_t length)
+{
+    if (length < 0)
+        return -EINVAL_LINUX;
+    struct gfd *g = fdtable_get(t->fds, fd);
+    if (!g)
+        return -EBADF_LINUX;
+    if (g->kind == GFD_FILE && g->file->ops->truncate)
+        return g->file->ops->truncate(g->file, (uint64_t)length);
+    /* A granted host descriptor's file is the host's, never changed: the
+     * call is not emulated for it. */
+    if (g->kind == GFD_HOST)
+        return -ENOSYS_LINUX;
+    /* Pipes, sockets, devices, and files the grants opened read-only. */
+    return -EINVAL_LINUX;
+}
+
+SYS(ftruncate)
+{
+    /* compat_off_t: i386's length is a signed 32-bit value. */
+    int64_t length = in_compat_syscall(t) ? (int64_t)(int32_t)a[1] : (int64_t)a[1];
+    return do_ftruncate(t, (uint32_t)a[0], length);
+}
+
+SYS(ftruncate64)
+{
+    /* i386: the 64-bit length in two registers, low word first. */
+    return do_ftruncate(t, (uint32_t)a[0], (int64_t)((uint32_t)a[1] | ((uint64_t)(uint32_t)a[2] << 32)));
 }
 
 static int64_t dup_to(struct task *t, int64_t oldfd, int64_t newfd)

@@ -39,6 +39,8 @@ static int64_t fd_kstat(struct task *t, int64_t fd, struct kstat *k)
         k->blksize = 4096;
         k->uid = getuid();
         k->gid = getgid();
+        if (g->file->ops->stat_more)
+            g->file->ops->stat_more(g->file, k);
         return 0;
     }
     if (g->kind != GFD_HOST) {

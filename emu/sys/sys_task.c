@@ -12,6 +12,7 @@
 #include "emu/kernel/exit.h"
 #include "emu/kernel/fork.h"
 #include "emu/kernel/futex.h"
+#include "emu/kernel/memfd.h"
 #include "emu/kernel/pidfd.h"
 #include "emu/kernel/pipe.h"
 #include "emu/kernel/sched.h"
@@ -488,3 +489,78 @@ SYS(eventfd2) { return eventfd_create(t, (uint32_t)a[0], (int)a[1]); }
 #define CAP_V2_LINUX 0x20071026u
 #define CAP_V3_LINUX 0x20080522u
 
+
+/* ---- memfd_create, kcmp ---- */
+
+SYS(memfd_create)
+{
+    return memfd_file_create(t, uarg(t, a[0]), (unsigned)a[1]);
+}
+
+/* What descriptor `fd` of task p names, as one address per open file
+ * description (NULL: none).  A descriptor dup'd or inherited names the
+ * same; a granted host descriptor is known by its host number (two host
+ * numbers for one description look different here). */
+static const void *kcmp_file(struct task *p, uint32_t fd)
+{
+    const struct gfd *g = p->exited || !p->fds ? NULL : fdtable_get(p->fds, fd);
+    if (!g)
+        return NULL;
+    switch (g->kind) {
+    case GFD_FILE:
+        return g->file;
+    case GFD_GRANT:
+        return g->ofile;
+    case GFD_HOST:
+        return (const void *)(uintptr_t)(g->host + 1);
+    default:
+        return g; /* an emulated device or /proc file: its descriptor */
+    }
+}
+
+/* kcmp_ptr(): 0 the same, 1 or 2 an order (Linux obfuscates it with a
+ * random key per type; only its consistency is promised). */
+static int64_t kcmp_order(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y ? 1 : x > y ? 2 : 0;
+}
+
+SYS(kcmp)
+{
+    (void)t;
+    /* Both tasks first (ESRCH), then the type; every guest task may look
+     * at every other (one user: ptrace_may_access holds). */
+    struct task *p1 = task_lookup((int32_t)a[0]), *p2 = task_lookup((int32_t)a[1]);
+    if (!p1 || !p2)
+        return -ESRCH_LINUX;
+    switch ((int)a[2]) {
+    case KCMP_FILE_LINUX: {
+        /* The indices are unsigned int fds: the high bits go. */
+        const void *f1 = kcmp_file(p1, (uint32_t)a[3]), *f2 = kcmp_file(p2, (uint32_t)a[4]);
+        if (!f1 || !f2)
+            return -EBADF_LINUX;
+        return kcmp_order(f1, f2);
+    }
+    case KCMP_VM_LINUX:
+        return kcmp_order(p1->exited ? NULL : p1->mm, p2->exited ? NULL : p2->mm);
+    case KCMP_FILES_LINUX:
+        return kcmp_order(p1->exited ? NULL : p1->fds, p2->exited ? NULL : p2->fds);
+    case KCMP_SIGHAND_LINUX:
+        return kcmp_order(p1->exited ? NULL : p1->sighand, p2->exited ? NULL : p2->sighand);
+    case KCMP_FS_LINUX:
+        /* fs_struct is not kept apart here: the threads of a process share
+         * it (pthread_create's CLONE_FS), processes do not. */
+        return kcmp_order(p1->exited ? NULL : p1->group, p2->exited ? NULL : p2->group);
+    case KCMP_IO_LINUX:
+    case KCMP_SYSVSEM_LINUX:
+        /* No io_context (block I/O) and no SysV semaphore undo list exist
+         * here: both NULL, the same. */
+        return 0;
+    case KCMP_EPOLL_TFD_LINUX:
+        /* Not emulated: what a kernel without CONFIG_EPOLL answers. */
+        return -EOPNOTSUPP_LINUX;
+    default:
+        return -EINVAL_LINUX;
+    }
+}

@@ -293,7 +293,7 @@ HOSTCALLS = [
     ("unix", "32 64", ENOSYS, "unix", True),
     ("process_vm_writev", "32 64", ENOSYS, "victim", False),
     ("io_uring_setup", "32 64", ENOSYS, "none", False),
-    ("memfd_create", "32 64", ENOSYS, "none", False),
+    ("memfd_create", "32 64", 3, "none", False),  # an anonymous file inside the emulator
     ("pipe", "32 64", 0, "none", False),  # a pipe inside the emulator
     ("unshare", "32 64", ENOSYS, "none", False),
     ("pidfd_open", "32 64", ENOSYS, "victim", False),
