@@ -88,7 +88,8 @@ SET(trace_ioctls, { TCGETS_LINUX, "TCGETS" }, { 0x5402, "TCSETS" }, { 0x5403, "T
 SET(trace_fcntl_cmds, { 0, "F_DUPFD" }, { F_GETFD_LINUX, "F_GETFD" }, { F_SETFD_LINUX, "F_SETFD" },
     { F_GETFL_LINUX, "F_GETFL" }, { 4, "F_SETFL" }, { 5, "F_GETLK" }, { 6, "F_SETLK" },
     { 7, "F_SETLKW" }, { 12, "F_GETLK64" }, { 13, "F_SETLK64" }, { 14, "F_SETLKW64" },
-    { 1030, "F_DUPFD_CLOEXEC" });
+    { 1030, "F_DUPFD_CLOEXEC" }, { F_ADD_SEALS_LINUX, "F_ADD_SEALS" },
+    { F_GET_SEALS_LINUX, "F_GET_SEALS" });
 
 SET(trace_madvise, { 0, "MADV_NORMAL" }, { 1, "MADV_RANDOM" }, { 2, "MADV_SEQUENTIAL" },
     { 3, "MADV_WILLNEED" }, { MADV_DONTNEED_LINUX, "MADV_DONTNEED" }, { MADV_FREE_LINUX, "MADV_FREE" },
