@@ -486,7 +486,193 @@ class TaskGen(Gen):
         return self.ops
 
 
-FAMILIES = {'calls': Gen, 'mm': MemGen, 'tasks': TaskGen}
+class LdtGen(Gen):
+    """The segment-descriptor family (issue 33, item 4): modify_ldt (read,
+    write in both modes, the default LDT, bad funcs and sizes),
+    set_thread_area and get_thread_area, arch_prctl's FS and GS bases, over
+    user_desc field combinations (entry numbers in and out of range, bases,
+    limits, seg_32bit, contents 0-3, read_exec_only, limit_in_pages,
+    seg_not_present, useable, lm); then what the selectors do: loaded into
+    DS, ES, FS, GS and SS and read through (interp.c's g op), far calls and
+    jumps into the code segments made (j: 32- and 16-bit code from 64-bit
+    mode is compatibility mode), lar/lsl/verr/verw (v), the selectors held
+    (G), the table read back (d).  Each result is the kernel's and the
+    CPU's, the same on every run: no selector the kernel would refresh only
+    at a context switch is read through (an LDT selector kept in FS or GS),
+    and no lsl of the CPU-number segment.  `hw_ldt` False (a paravirtual
+    host whose CPU never sees the guest kernel's LDT: hostcaps' ldt) leaves
+    LDT selectors out of g, j and v: the calls are still judged."""
+    hw_ldt = True
+    # (base, offset) pairs a code descriptor is made with: base + offset is
+    # X or Y (code that far-returns), the arena (not executable) or a hole.
+    CODE = [('0', 'X'), ('0x1000', 'X-4096'), ('X', '0'), ('X-16', '16'), ('0', 'Y'),
+            ('Y', '0'), ('a0', '0'), ('0xfffff000', 'X+4096'), ('0', '0x1000')]
+    DATA_BASES = ['0', 'a0', 'a0x4000', 'X', '0x1000', '0xfffff000', 'a0x10000', 'a0x11000',
+                  'a0x7ffc']
+    OFFS = ['0', '4', '8', '0x100', '0xffc', '0xfff', '0x1000', '0x3ffc', '0x10000', '0xfffff000',
+            '0xfffffffc']
+    LIMITS = ['0', '1', '0x10', '0xfff', '0xffff', '0xfffff', '0xfffff', '0x7ffff', '0xffffffff']
+    ENTRIES = ['0', '1', '2', '3', '5', '7', '16', '100', '511', '512', '8191', '8192', '-1',
+               '0x10000']
+    GDT = ['0x63', '0x6b', '0x73', '0x2b', '0x33', '0', '3', '0x10', '0x18', '0x7b', '0x83',
+           '0xfffb', '0x23']
+
+    def __init__(self, abi, rnd, ia32=True):
+        Gen.__init__(self, abi, rnd, ia32)
+        self.code = {}      # LDT entry -> the offset its code descriptor wants
+
+    def flags(self, code=False):
+        r = self.r
+        if r.random() < 0.08:
+            return r.choice(['0', '0x28', '0x20', '0x8', '0x68'])   # zero, LDT_empty, near
+        if r.random() < 0.04:
+            return hex(r.randrange(0x10000))
+        seg32 = r.random() < 0.8
+        contents = (2 if r.random() < 0.85 else 3) if code else r.choice([0, 0, 0, 1, 2, 3])
+        bits = (seg32 | contents << 1 | (r.random() < 0.2) << 3 | (r.random() < 0.5) << 4 |
+                (r.random() < 0.08) << 5 | (r.random() < 0.3) << 6 |
+                (self.abi == '64' and r.random() < 0.1) << 7)
+        return hex(bits)
+
+    def user_desc(self, off, entry, code=False):
+        r = self.r
+        if code:
+            base, want = r.choice(self.CODE)
+        else:
+            base, want = r.choice(self.DATA_BASES), None
+        limit = '0xfffff' if code and r.random() < 0.6 else r.choice(self.LIMITS)
+        flags = self.flags(code)
+        if code and r.random() < 0.6:   # flat, present, 32- or 16-bit code
+            flags = hex(r.choice([0x15, 0x15, 0x14, 0x17, 0x55, 0x35]))
+        for k, val in enumerate((entry, base, limit, flags)):
+            self.put(off + 4 * k, val, 4)
+        return want
+
+    def ldt_sel(self):
+        r = self.r
+        idx = int(r.choice(list(self.code) + ['0', '1', '2', '3', '7', '16', '511', '8191']), 0)
+        return hex(idx << 3 | 4 | (3 if r.random() < 0.85 else r.randrange(3)))
+
+    def selector(self):
+        r = self.r
+        if self.hw_ldt and r.random() < 0.6:
+            return self.ldt_sel()
+        pool = [g for g in self.GDT if self.ia32 or g not in COMPAT_SELECTORS]
+        return r.choice(pool)
+
+    def modify_write(self):
+        r = self.r
+        code = r.random() < 0.4
+        if self.code and r.random() < 0.3:
+            entry = r.choice(list(self.code))
+        else:
+            entry = r.choice(self.ENTRIES[:11] if self.abi == '32' and r.random() < 0.9
+                             else self.ENTRIES)
+        want = self.user_desc(0x8000, entry, code)
+        func = r.choice(['0x11', '0x11', '0x11', '1', '1', '3', '0x12', '-1'])
+        ptr = 'a0x8000' if r.random() < 0.9 else r.choice(['0', 'a0x10ff8', '1'])
+        count = '16' if r.random() < 0.9 else r.choice(['0', '8', '15', '17', '-1'])
+        self.call('x', 154 if self.abi == '64' else 123, func, ptr, count)
+        try:
+            idx = int(entry, 0)
+        except ValueError:
+            idx = -1
+        if code and 0 <= idx < 8192 and want is not None:
+            self.code[str(idx)] = want
+
+    def modify_read(self):
+        r = self.r
+        nr = 154 if self.abi == '64' else 123
+        if r.random() < 0.8:
+            count = r.choice(['0', '8', '16', '24', '64', '4096', '0x8000', '0x10000', '0x10008',
+                              '-1'])
+            ptr = r.choice(['a0x9000'] * 6 + ['0', 'a0x10000', 'a0xfff0', 'a0x8ff8'])
+            self.call('x', nr, '0', ptr, count)
+        else:
+            count = r.choice(['0', '1', '64', '128', '129', '4096', '-1'])
+            self.call('x', nr, r.choice(['2', '2', '2', '4', '0x10', '-1']),
+                      r.choice(['a0x9000'] * 4 + ['0', 'a0xfff0']), count)
+        # not past a0xc000: the far transfers' stack is below a0xf000, and
+        # the signal frames a fault there leaves are the kernel's own bytes
+        self.ops.append('d,0x9000,%s' % r.choice(['16', '64', '64', '4096', '0x3000']))
+
+    def thread_area(self):
+        r = self.r
+        x64 = self.abi == '64'
+        if r.random() < 0.7:
+            entry = r.choice(['-1', '-1', '12', '13', '14', '11', '15', '6', '0'])
+            self.user_desc(0x8040, entry, r.random() < 0.15)
+            self.call('x', 205 if x64 else 243, r.choice(['a0x8040'] * 9 + ['0']))
+            self.ops.append('d,0x8040,16')
+        else:
+            self.put(0x8050, r.choice(['12', '13', '14', '11', '15', '-1']), 4)
+            self.call('x', 211 if x64 else 244, r.choice(['a0x8050'] * 9 + ['0']))
+            self.ops.append('d,0x8050,16')
+
+    def load(self):
+        r = self.r
+        reg = r.choice([0, 1, 2, 2, 3, 3, 4])
+        sel = self.selector()
+        flags = 0
+        tls = sel in ('0x63', '0x6b', '0x73')
+        if reg in (2, 3) and r.random() < 0.25:
+            flags = 2            # read through what the register holds
+        elif r.random() < 0.3 and ((reg in (2, 3) and tls) or
+                                   (reg in (0, 1) and self.abi == '64' and int(sel, 0) > 3)):
+            # keep it loaded; never a null selector: an iret (any interrupt)
+            # may zero one whose RPL is not 0, as the CPU's cached attributes say
+            flags = 1
+        self.ops.append('g,%d,%s,%s,%d' % (reg, sel, r.choice(self.OFFS), flags))
+
+    def far(self):
+        r = self.r
+        kind = r.randrange(2)
+        if self.hw_ldt and self.code and r.random() < 0.75:
+            idx = r.choice(list(self.code))
+            sel = hex(int(idx) << 3 | 7)
+            off = self.code[idx]
+        else:
+            sel, off = self.selector(), r.choice(['X', 'Y', '0', 'a0'])
+            if sel in ('0x33',) and self.abi == '64':
+                off = 'X'
+        self.ops.append('j,%d,%s,%s' % (kind, sel, off))
+
+    def program(self):
+        r = self.r
+        x64 = self.abi == '64'
+        for _ in range(r.randrange(2, 18)):
+            c = r.random()
+            if c < 0.28:
+                self.modify_write()
+            elif c < 0.38:
+                self.modify_read()
+            elif c < 0.46:
+                self.thread_area()
+            elif c < 0.62:
+                self.load()
+            elif c < 0.76:
+                self.far()
+            elif c < 0.86:
+                sel = self.selector()
+                self.ops.append('v,%s,%d' % (sel, sel == '0x7b'))
+            elif c < 0.92:
+                self.ops.append('G')
+            elif x64:
+                code = r.choice(['0x1002', '0x1001', '0x1003', '0x1004'])
+                if code in ('0x1002', '0x1001'):
+                    self.call('x', 158, code, r.choice(['0', 'a0', 'X', '0x1000', '0x7ffffffff000',
+                                                        '0x800000000000']))
+                    self.ops.append('g,%d,0,%s,2' % (2 if code == '0x1002' else 3,
+                                                     r.choice(self.OFFS[:6])))
+                else:
+                    self.call('x', 158, code, r.choice(['a0x8060'] * 5 + ['0']))
+                    self.ops.append('d,0x8060,8')
+            else:
+                self.ops.append('G')
+        return self.ops
+
+
+FAMILIES = {'calls': Gen, 'mm': MemGen, 'tasks': TaskGen, 'ldt': LdtGen}
 
 
 def limits():
@@ -534,6 +720,14 @@ def run1(argv, cwd, timeout=10.0, native=False):
             return o.read(), e.read(), status
 
 
+# An LDT data segment at entry 0, then lar of its selector: the host's CPU
+# honours the LDT if lar reads its access rights.  Under a paravirtual
+# hypervisor that runs the guest kernel at ring 3 (PVM) modify_ldt succeeds
+# but the CPU never sees the table: every LDT selector faults.
+LDT_PROBE = 'w,0x8000,0,4;w,0x8004,0,4;w,0x8008,0xfffff,4;w,0x800c,0x51,4;' \
+            'c,x,154,0x11,a0x8000,16;v,7'
+
+
 class Runner:
     def __init__(self, a):
         self.emu = os.path.abspath(a.emu)
@@ -541,6 +735,20 @@ class Runner:
         self.guest = {'32': os.path.abspath(a.guest32), '64': os.path.abspath(a.guest64)}
         self.cwd = tempfile.mkdtemp(prefix='difffuzz-')
         self.known = load_known(a.known)
+        self.vm = None
+        if getattr(a, 'judge', 'host') == 'vm':
+            # The kernel in the judge VM (tools/vm/vmjudge.py), for what
+            # this host cannot run: i386 without IA-32, the LDT under PVM.
+            sys.path.insert(0, os.path.join(HERE, '..', '..', 'tools', 'vm'))
+            import vmjudge
+            try:
+                self.vm = vmjudge.Vm.from_env(os.path.dirname(self.emu))
+            except vmjudge.VmMissing as e:
+                raise SystemExit('difffuzz: --judge vm: %s' % e)
+            self.vmjudge = vmjudge
+            self.abis = ['32', '64']
+            self.hw_ldt = True
+            return
         # The kernel judges only the ABIs this host can run natively: i386
         # needs IA-32 emulation (without it exec fails, or qemu-i386 runs
         # the program through binfmt_misc).
@@ -548,6 +756,10 @@ class Runner:
         self.abis = [abi for abi in ('32', '64') if (abi == '64' or ia32) and self.runs_natively(abi)]
         if '32' not in self.abis:
             print('difffuzz: this host cannot run i386 programs natively: 64-bit only')
+        self.hw_ldt = b'lar 00' in run1([self.guest['64'], LDT_PROBE], self.cwd, native=True)[0]
+        if getattr(a, 'family', None) == 'ldt' and not self.hw_ldt:
+            print('difffuzz: this host\'s CPU ignores the LDT (a paravirtual guest): '
+                  'LDT selectors are left out (--judge vm runs them)')
 
     def runs_natively(self, abi):
         """A kernel without IA-32 emulation refuses the i386 guest at exec
@@ -558,19 +770,34 @@ class Runner:
             return False
 
     def both(self, abi, ops):
-        prog = ';'.join(ops)
-        nat = run1([self.guest[abi], prog], self.cwd, native=True)
+        return self.batch([(abi, ops)])[0]
+
+    def batch(self, progs):
+        """Both legs of each (abi, ops); the VM's native legs in one boot."""
         # --caps=host: the guest holds what the native child holds (root's
         # CAP_SYS_ADMIN decides a filter without no_new_privs), not the
         # container default
-        emu = run1([self.emu, '-q', '--caps=host'] + self.emu_args + [self.guest[abi], prog], self.cwd)
-        return nat, emu
+        emu = [run1([self.emu, '-q', '--caps=host'] + self.emu_args +
+                    [self.guest[abi], ';'.join(ops)], self.cwd)
+               for abi, ops in progs]
+        if not self.vm:
+            nat = [run1([self.guest[abi], ';'.join(ops)], self.cwd, native=True)
+                   for abi, ops in progs]
+        else:
+            reqs = [self.vmjudge.Request([self.guest[abi], ';'.join(ops)], norandom=True,
+                                         timeout=10.0) for abi, ops in progs]
+            nat = [(x.stdout, x.stderr, 'timeout' if x.status is None else x.status)
+                   for x in self.vm.run(reqs)]
+        return list(zip(nat, emu))
 
-    def differs(self, abi, ops):
-        nat, emu = self.both(abi, ops)
+    @staticmethod
+    def compare(nat, emu):
         if nat[2] == 'timeout' and emu[2] == 'timeout':
             return None
         return None if nat == emu else (nat, emu)
+
+    def differs(self, abi, ops):
+        return self.compare(*self.both(abi, ops))
 
 
 def load_known(path):
@@ -597,7 +824,7 @@ def first_diff_op(ops, d):
         i += 1
     text = no[:i + 1].decode('latin-1')
     last = None
-    for m in re.finditer(r'(\d+): [cwhfsr]', text):
+    for m in re.finditer(r'(\d+): [cwhfsrgjvGd]', text):
         last = int(m.group(1))
     return ops[last] if last is not None and last < len(ops) else '(status/stderr)'
 
@@ -643,7 +870,7 @@ def show(d):
 
 
 def count_calls(ops):
-    return sum(1 for o in ops if o[0] in 'cfhsrTUWKqJF')
+    return sum(1 for o in ops if o[0] in 'cfhsrTUWKqJFgjv')
 
 
 def cmd_run(runner, a):
@@ -652,18 +879,42 @@ def cmd_run(runner, a):
     t0 = time.monotonic()
     progs = calls = 0
     diffs, pins = [], 0
-    while time.monotonic() - t0 < a.seconds and not (a.programs and progs >= a.programs):
-        abi = rnd.choice(runner.abis)
-        ops = FAMILIES[a.family](abi, rnd, '32' in runner.abis).program()
+    family = FAMILIES[a.family]
+    family.hw_ldt = getattr(runner, 'hw_ldt', True)
+    vm = getattr(runner, 'vm', None)
+
+    def judged():
+        """(abi, ops, difference) for each new program; the VM judges a
+        batch per boot, the host one program at a time."""
+        made = 0
+        while True:
+            batch = []
+            for _ in range(a.vm_batch if vm else 1):
+                if time.monotonic() - t0 >= a.seconds or (a.programs and made >= a.programs):
+                    break
+                abi = rnd.choice(runner.abis)
+                batch.append((abi, family(abi, rnd, '32' in runner.abis).program()))
+                made += 1
+            if not batch:
+                return
+            if not vm:
+                abi, ops = batch[0]
+                yield abi, ops, runner.differs(abi, ops)
+                continue
+            for (abi, ops), legs in zip(batch, runner.batch(batch)):
+                yield abi, ops, runner.compare(*legs)
+
+    for abi, ops, d in judged():
         progs += 1
         calls += count_calls(ops)
-        d = runner.differs(abi, ops)
         if not d:
             continue
         if pinned(runner, abi, ops, d):
             pins += 1
             continue
-        small = minimise(runner, abi, ops, t0 + a.seconds)
+        # Each shrinking step would be a boot in the VM: its programs are
+        # reported whole.
+        small = ops if vm else minimise(runner, abi, ops, t0 + a.seconds)
         d2 = runner.differs(abi, small) if small != ops else d
         if d2 and pinned(runner, abi, small, d2):
             pins += 1
@@ -693,6 +944,7 @@ def cmd_check(runner, a):
             files += sorted(os.path.join(f, n) for n in os.listdir(f) if n.endswith('.txt'))
         else:
             files.append(f)
+    cases = []
     for path in files:
         lines = open(path).read().split('\n')
         abi, prog = lines[0].strip(), lines[1].strip()
@@ -701,8 +953,13 @@ def cmd_check(runner, a):
         if abi not in runner.abis or ('ia32' in needs and '32' not in runner.abis):
             print('skip %s (this host cannot run i386 natively: no IA-32)' % path)
             continue
-        ops = prog.split(';')
-        d = runner.differs(abi, ops)
+        if 'ldt' in needs and not runner.hw_ldt:
+            print('skip %s (this host\'s CPU ignores the LDT: --judge vm)' % path)
+            continue
+        cases.append((path, abi, prog.split(';')))
+    # one boot of the VM for them all
+    for (path, abi, ops), legs in zip(cases, runner.batch([(abi, ops) for _, abi, ops in cases])):
+        d = runner.compare(*legs)
         if d and not pinned(runner, abi, ops, d):
             print('FAIL %s' % path)
             show(d)
@@ -729,14 +986,22 @@ def main():
     r.add_argument('--family', choices=sorted(FAMILIES), default='calls',
                    help='calls: the personality\'s calls, strict mode, faults, sigreturn frames; '
                         'mm: the memory-management calls over a region with holes; '
-                        'tasks: threads, futexes, pipes, signals, fork and wait4')
+                        'tasks: threads, futexes, pipes, signals, fork and wait4; '
+                        'ldt: segment descriptors, modify_ldt, set_thread_area, far transfers')
+    r.add_argument('--judge', choices=['host', 'vm'], default='host',
+                   help='whose kernel runs the native legs: this host\'s, or the judge VM\'s '
+                        '(tools/vm/vmjudge.py; i386 on a host without IA-32, the LDT under a '
+                        'paravirtual hypervisor), a batch of programs per boot, not minimised')
+    r.add_argument('--vm-batch', type=int, default=60, help='programs per VM boot')
     r.add_argument('--programs', type=int, default=0,
                    help='stop after this many programs (SECONDS still bounds the run)')
     c = sub.add_parser('check')
     c.add_argument('files', nargs='+')
+    c.add_argument('--judge', choices=['host', 'vm'], default='host')
     s = sub.add_parser('show')
     s.add_argument('abi')
     s.add_argument('prog')
+    s.add_argument('--judge', choices=['host', 'vm'], default='host')
     a = ap.parse_args()
     for f in (a.emu, a.guest32, a.guest64):
         if not os.access(f, os.X_OK):

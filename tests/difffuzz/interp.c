@@ -51,6 +51,24 @@
  *                  kernel does with the context decides what runs next
  *                  (L: a landing that prints "landed" and exits 42)
  *
+ *   d,OFF,N        print N arena bytes from OFF in hex (more than 64: a
+ *                  64-bit FNV-1a hash of them)
+ *   g,REG,SEL,OFF,F  load SEL into REG (0 ds, 1 es, 2 fs, 3 gs, 4 ss), then
+ *                  read 4 bytes through it at OFF (64-bit: fs and gs only)
+ *                  and print them, or the fault (seg_handler); F bit 0:
+ *                  keep the selector loaded, bit 1: do not load, only read
+ *                  through the register as it is.  64-bit restores fs and
+ *                  gs with arch_prctl (their base after a null selector is
+ *                  the vendor's), i386 with the selectors it had
+ *   j,KIND,SEL,OFF far call (KIND 0) or far jump (1) to SEL:OFF, whose code
+ *                  (X, Y below) returns with a far return; prints its eax
+ *                  (1 when it ran as 32- or 16-bit code, 0 as 64-bit) or the
+ *                  fault.  64-bit runs it on a stack below 4 GiB (the arena):
+ *                  compatibility mode addresses the stack with esp
+ *   v,SEL,CPU      lar, lsl, verr and verw of SEL: lar's bits 19:16, which
+ *                  Intel leaves undefined, masked; with CPU 1 lsl is not
+ *                  shown (the CPU-number segment's limit is the CPU's)
+ *   G              print the selectors in ds, es, fs, gs and ss
  * Argument tokens: a number (decimal, 0x hex, leading '-'), or
  *   aOFF  arena + OFF (the arena is mapped at a fixed address)
  *   h     our handler, r our restorer, t this program's text, z a string
@@ -58,6 +76,8 @@
  *   L     the landing, reached by a sigreturn that restored it as ip
  *   M     the memory calls' region (0x30000000), V the vDSO (AT_SYSINFO_EHDR),
  *   B     the initial program break, S the page of the initial stack pointer
+ *   X     code that far-returns: xor eax,eax; inc eax; nop; lret (as
+ *         64-bit code the inc is a REX prefix); Y the same ending in o16 lret
  *   pN    path number N from paths[] below
  * Handlers print "sig N code C" (and the fault address for kernel-sent
  * SIGSEGV/SIGBUS); a kernel-sent fault signal ends the program with
@@ -163,6 +183,261 @@ static void probe_handlers(int on)
     sys6(NR_RT_SIGACTION, 7, (long)act, 0, 8, 0, 0);
 }
 
+/* ---- segment descriptors (the ldt family) ---- */
+/* seg_load(reg, sel, off, flags) and seg_far(kind, sel, off): the g and j
+ * ops.  Both save the stack pointer in seg_sp; seg_handler resumes a
+ * faulting one at seg_recover, which takes it back and returns. */
+#if defined(__x86_64__)
+#define NR_ARCH_PRCTL 158
+#define SEG_STACK "0x2000f000"   /* ARENA + 0xf000: the 'out' half */
+__asm__(".text\n.globl seg_stub, seg_stub16, seg_load, seg_far, seg_recover\n"
+        "seg_stub: .byte 0x31, 0xc0, 0x40, 0x90, 0xcb\n"
+        "seg_stub16: .byte 0x31, 0xc0, 0x40, 0x90, 0x66, 0xcb\n"
+        "seg_load:\npush %rbx\npush %rbp\npush %r12\npush %r13\npush %r14\npush %r15\n"
+        "mov %rsp, seg_sp(%rip)\nmov %rdx, %rbx\nmov %esi, %eax\nxor %edx, %edx\n"
+        "test $2, %ecx\njnz 5f\n"
+        "cmp $1, %edi\nje 11f\ncmp $2, %edi\nje 12f\ncmp $3, %edi\nje 13f\ncmp $4, %edi\nje 14f\n"
+        "mov %eax, %ds\njmp 9f\n"
+        "11: mov %eax, %es\njmp 9f\n"
+        "12: mov %eax, %fs\njmp 5f\n"
+        "13: mov %eax, %gs\njmp 5f\n"
+        "14: mov %ss, %ecx\nmov %eax, %ss\nmov %ecx, %ss\njmp 9f\n"
+        "5: cmp $3, %edi\nje 6f\nmov %fs:(%rbx), %edx\njmp 9f\n"
+        "6: mov %gs:(%rbx), %edx\n"
+        "9: mov %edx, %eax\njmp seg_recover\n"
+        "seg_far:\npush %rbx\npush %rbp\npush %r12\npush %r13\npush %r14\npush %r15\n"
+        "mov %rsp, seg_sp(%rip)\nmov %edx, far_ptr(%rip)\nmov %si, far_ptr+4(%rip)\n"
+        "mov $" SEG_STACK ", %esp\nmov $-1, %eax\n"
+        "test %edi, %edi\njnz 1f\nlcall *far_ptr(%rip)\njmp seg_recover\n"
+        "1: sub $8, %rsp\nmovl $seg_recover, (%rsp)\nmovl $0x33, 4(%rsp)\nljmp *far_ptr(%rip)\n"
+        "seg_recover:\nmov seg_sp(%rip), %rsp\n"
+        "pop %r15\npop %r14\npop %r13\npop %r12\npop %rbp\npop %rbx\nret\n"
+        ".data\nfar_ptr: .long 0\n.word 0\n.balign 8\nseg_sp: .quad 0\n.text\n");
+#define UC_CS_OFF 184  /* csgsfs: cs, gs, fs, ss */
+#define UC_SS_OFF 190
+#define UC_ERR_OFF 192
+#define UC_TRAP_OFF 200
+#define UC_SP_OFF 160
+#define SEL_CS 0x33
+#define SEL_DS 0x2b
+#else
+__asm__(".text\n.globl seg_stub, seg_stub16, seg_load, seg_far, seg_recover\n"
+        "seg_stub: .byte 0x31, 0xc0, 0x40, 0x90, 0xcb\n"
+        "seg_stub16: .byte 0x31, 0xc0, 0x40, 0x90, 0x66, 0xcb\n"
+        "seg_load:\npush %ebx\npush %ebp\npush %esi\npush %edi\nmov %esp, seg_sp\n"
+        "mov 20(%esp), %edi\nmov 24(%esp), %eax\nmov 28(%esp), %ebx\nmov 32(%esp), %ecx\n"
+        "xor %edx, %edx\ntest $2, %ecx\njnz 5f\n"
+        "cmp $1, %edi\nje 11f\ncmp $2, %edi\nje 12f\ncmp $3, %edi\nje 13f\ncmp $4, %edi\nje 14f\n"
+        "mov %ds, %esi\nmov %eax, %ds\nmov %ds:(%ebx), %edx\nmov %esi, %ds\njmp 9f\n"
+        "11: mov %es, %esi\nmov %eax, %es\nmov %es:(%ebx), %edx\nmov %esi, %es\njmp 9f\n"
+        "12: mov %eax, %fs\njmp 5f\n"
+        "13: mov %eax, %gs\njmp 5f\n"
+        "14: mov %ss, %esi\nmov %eax, %ss\nmov %ss:(%ebx), %edx\nmov %esi, %ss\njmp 9f\n"
+        "5: cmp $3, %edi\nje 6f\nmov %fs:(%ebx), %edx\njmp 9f\n"
+        "6: mov %gs:(%ebx), %edx\n"
+        "9: mov %edx, %eax\njmp seg_recover\n"
+        "seg_far:\npush %ebx\npush %ebp\npush %esi\npush %edi\nmov %esp, seg_sp\n"
+        "mov 20(%esp), %ecx\nmov 24(%esp), %eax\nmov 28(%esp), %edx\n"
+        "mov %edx, far_ptr\nmov %ax, far_ptr+4\nmov $-1, %eax\n"
+        "test %ecx, %ecx\njnz 1f\nlcall *far_ptr\njmp seg_recover\n"
+        "1: push %cs\npush $seg_recover\nljmp *far_ptr\n"
+        "seg_recover:\nmov seg_sp, %esp\npop %edi\npop %esi\npop %ebp\npop %ebx\nret\n"
+        ".data\nfar_ptr: .long 0\n.word 0\n.balign 4\nseg_sp: .long 0\n.text\n");
+#define UC_CS_OFF 80
+#define UC_SS_OFF 92
+#define UC_DS_OFF 32
+#define UC_ES_OFF 28
+#define UC_ERR_OFF 72
+#define UC_TRAP_OFF 68
+#define SEL_CS 0x23   /* a 64-bit kernel's compat selectors */
+#define SEL_DS 0x2b
+#endif
+extern char seg_stub[], seg_stub16[], seg_recover[];
+long seg_load(long reg, long sel, long off, long flags);
+long seg_far(long kind, long sel, long off);
+static volatile int seg_faulted;
+
+static void put_hex32(unsigned long v)
+{
+    static const char digits[] = "0123456789abcdef";
+    char b[9];
+    for (int i = 0; i < 8; i++)
+        b[i] = digits[(v >> (28 - 4 * i)) & 15];
+    b[8] = 0;
+    put_str(b);
+}
+
+/* A fault in seg_load or seg_far: say what the kernel said (the signal,
+ * si_code, si_addr for SIGSEGV and SIGBUS, the trap and its error code,
+ * which holds the selector a #GP, #NP or #SS refused), then resume at
+ * seg_recover in the flat segments. */
+static void seg_handler(int sig, void *si, void *uc)
+{
+    int code = ((int *)si)[2];
+    put_str("  sig ");
+    put_dec(sig);
+    put_str(" code ");
+    put_dec(code);
+    if (sig == 11 || sig == 7) {
+        put_str(" addr ");
+        put_hex(*(unsigned long *)((char *)si + (sizeof(long) == 8 ? 16 : 12)));
+    }
+    put_str(" trap ");
+    put_dec((long)*(greg_t_ *)((char *)uc + UC_TRAP_OFF));
+    put_str(" err ");
+    put_hex(*(greg_t_ *)((char *)uc + UC_ERR_OFF));
+    put_str("\n");
+    *(greg_t_ *)((char *)uc + UC_IP_OFF) = (greg_t_)(unsigned long)seg_recover;
+    *(greg_t_ *)((char *)uc + UC_AX_OFF) = (greg_t_)-1;
+    *(unsigned short *)((char *)uc + UC_CS_OFF) = SEL_CS;
+    *(unsigned short *)((char *)uc + UC_SS_OFF) = SEL_DS;
+#if !defined(__x86_64__)
+    *(greg_t_ *)((char *)uc + UC_DS_OFF) = SEL_DS;
+    *(greg_t_ *)((char *)uc + UC_ES_OFF) = SEL_DS;
+#endif
+    seg_faulted = 1;
+}
+
+static void seg_handlers(int on)
+{
+    static const int sigs[] = { 4, 5, 7, 8, 11 };
+    unsigned long act[5] = { on ? (unsigned long)seg_handler : 0,
+                             on ? SA_SIGINFO_LINUX | SA_RESTORER_LINUX | 0x40000000UL : 0,
+                             on ? (unsigned long)fuzz_restorer : 0, 0, 0 };
+    for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sys6(NR_RT_SIGACTION, sigs[i], (long)act, 0, 8, 0, 0);
+}
+
+#define SEG_READ(reg, v) __asm__ volatile("mov %%" #reg ", %k0" : "=r"(v))
+#define SEG_WRITE(reg, v) __asm__ volatile("mov %k0, %%" #reg : : "r"(v))
+
+static void seg_op(char op, const unsigned long *a)
+{
+    unsigned long v = 0;
+    seg_faulted = 0;
+    switch (op) {
+    case 'g': {
+        unsigned reg = (unsigned)(a[0] % 5);
+        unsigned long fs = 0, gs = 0;
+#if defined(__x86_64__)
+        sys3(NR_ARCH_PRCTL, 0x1003 /* ARCH_GET_FS */, (long)&fs, 0);
+        sys3(NR_ARCH_PRCTL, 0x1004 /* ARCH_GET_GS */, (long)&gs, 0);
+#else
+        SEG_READ(fs, fs);
+        SEG_READ(gs, gs);
+#endif
+        put_str("g\n");
+        seg_handlers(1);
+        v = (unsigned long)seg_load(reg, (long)a[1], (long)a[2], (long)a[3]);
+        seg_handlers(0);
+        if (!seg_faulted) {
+            put_str("  = ");
+            put_hex32(v);
+            put_str("\n");
+        }
+        if (!(a[3] & 1) && !(a[3] & 2)) {
+#if defined(__x86_64__)
+            if (reg == 2)
+                sys3(NR_ARCH_PRCTL, 0x1002 /* ARCH_SET_FS */, (long)fs, 0);
+            if (reg == 3)
+                sys3(NR_ARCH_PRCTL, 0x1001 /* ARCH_SET_GS */, (long)gs, 0);
+            if (reg == 0)
+                SEG_WRITE(ds, 0UL);
+            if (reg == 1)
+                SEG_WRITE(es, 0UL);
+#else
+            if (reg == 2)
+                SEG_WRITE(fs, fs);
+            if (reg == 3)
+                SEG_WRITE(gs, gs);
+#endif
+        }
+        return;
+    }
+    case 'j':
+        put_str("j\n");
+        seg_handlers(1);
+        v = (unsigned long)seg_far((long)(a[0] & 1), (long)a[1], (long)a[2]);
+        seg_handlers(0);
+        if (!seg_faulted) {
+            put_str("  eax ");
+            put_hex32(v);
+            put_str("\n");
+        }
+        return;
+    case 'v': {
+        unsigned long sel = a[0] & 0xffff, ar = 0, lim = 0;
+        unsigned char zar, zlim, zr, zw;
+        __asm__ volatile("lar %w2, %k0\nsetz %1" : "=r"(ar), "=q"(zar) : "r"(sel), "0"(0UL) : "cc");
+        __asm__ volatile("lsl %w2, %k0\nsetz %1" : "=r"(lim), "=q"(zlim) : "r"(sel), "0"(0UL) : "cc");
+        __asm__ volatile("verr %w1\nsetz %0" : "=q"(zr) : "r"(sel) : "cc");
+        __asm__ volatile("verw %w1\nsetz %0" : "=q"(zw) : "r"(sel) : "cc");
+        put_str("v lar ");
+        if (zar)
+            put_hex32(ar & 0x00f0ff00); /* 19:16 undefined (Intel: 00FxFF00H) */
+        else
+            put_str("-");
+        put_str(" lsl ");
+        if (!zlim)
+            put_str("-");
+        else if (a[1])
+            put_str("(not shown)"); /* the CPU-number segment: which CPU */
+        else
+            put_hex32(lim);
+        put_str(zr ? " verr 1" : " verr 0");
+        put_str(zw ? " verw 1\n" : " verw 0\n");
+        return;
+    }
+    default: { /* 'G' */
+        unsigned long ds, es, fs, gs, ss;
+        SEG_READ(ds, ds);
+        SEG_READ(es, es);
+        SEG_READ(fs, fs);
+        SEG_READ(gs, gs);
+        SEG_READ(ss, ss);
+        put_str("G ds ");
+        put_hex(ds & 0xffff);
+        put_str(" es ");
+        put_hex(es & 0xffff);
+        put_str(" fs ");
+        put_hex(fs & 0xffff);
+        put_str(" gs ");
+        put_hex(gs & 0xffff);
+        put_str(" ss ");
+        put_hex(ss & 0xffff);
+        put_str("\n");
+        return;
+    }
+    }
+}
+
+/* d: arena bytes after a call wrote them (get_thread_area, modify_ldt). */
+static void dump_op(const unsigned long *a)
+{
+    unsigned long off = a[0] % ARENA_RW, n = a[1];
+    const unsigned char *p = (const unsigned char *)(ARENA + off);
+    if (n > ARENA_RW - off)
+        n = ARENA_RW - off;
+    put_str("d ");
+    if (n <= 64) {
+        static const char digits[] = "0123456789abcdef";
+        char b[3] = { 0, 0, 0 };
+        for (unsigned long i = 0; i < n; i++) {
+            b[0] = digits[p[i] >> 4];
+            b[1] = digits[p[i] & 15];
+            put_str(b);
+        }
+    } else {
+        unsigned long long h = 0xcbf29ce484222325ULL;
+        for (unsigned long i = 0; i < n; i++)
+            h = (h ^ p[i]) * 0x100000001b3ULL;
+        put_str("fnv ");
+        put_hex32((unsigned long)(h >> 32));
+        put_hex32((unsigned long)h);
+    }
+    put_str("\n");
+}
+
 static void put_num(long r)
 {
     put_dec(r);
@@ -229,6 +504,8 @@ static unsigned long parse_tok(const char **sp)
     case 'B': s++; v = brk_base; break;
     case 'S': s++; v = stack_page; break;
     case 'p': s++; v = parse_num(&s); v = (unsigned long)paths[v % NPATHS]; break;
+    case 'X': s++; v = (unsigned long)seg_stub; break;
+    case 'Y': s++; v = (unsigned long)seg_stub16; break;
     default: v = parse_num(&s); *sp = s; return v;
     }
     /* A symbol may be followed by an offset: M+4096, V-8192. */
@@ -632,6 +909,12 @@ int guest_main(int argc, char **argv)
             break;
         case 'T': case 'U': case 'W': case 'K': case 'q': case 'J': case 'F': case 'Z':
             task_op(op, a);
+            break;
+        case 'g': case 'j': case 'v': case 'G':
+            seg_op(op, a);
+            break;
+        case 'd':
+            dump_op(a);
             break;
         case 's':
             put_str("s = ");
