@@ -94,8 +94,9 @@ const struct syscall_desc sys_calls_x86_64[] = {
     CALLF(202, futex, 6, "pdupxx", futex, SYS_BLOCKS),
     CALL(203, sched_setaffinity, 3, "dup", sched_setaffinity),
     CALL(204, sched_getaffinity, 3, "dup", sched_getaffinity),
-    CALL(205, set_thread_area, 1, "p", set_thread_area),
-    CALL(211, get_thread_area, 1, "p", get_thread_area),
+    /* 205 set_thread_area and 211 get_thread_area: the 64-bit table
+     * names them with no entry point (sys_ni_syscall, -ENOSYS); a 64-bit
+     * task reaches them only through int $0x80. */
     CALL(213, epoll_create, 1, "d", epoll_create),
     CALL(217, getdents64, 3, "dpu", getdents64),
     CALL(218, set_tid_address, 1, "p", set_tid_address),
