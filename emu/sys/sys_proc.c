@@ -290,6 +290,9 @@ SYS(arch_prctl)
     case ARCH_SET_GS_LINUX:
         if (addr >= TASK_SIZE_64_LINUX)
             return -EPERM_LINUX;
+        /* do_arch_prctl_64(): the selector becomes null (loadseg(FS, 0)),
+         * then the base is written. */
+        cpu_set_reg(t->cpu, (int)a[0] == ARCH_SET_FS_LINUX ? UC_X86_REG_FS : UC_X86_REG_GS, 0);
         cpu_set_reg(t->cpu, (int)a[0] == ARCH_SET_FS_LINUX ? UC_X86_REG_FS_BASE : UC_X86_REG_GS_BASE,
                     addr);
         return 0;
