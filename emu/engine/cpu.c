@@ -44,6 +44,10 @@
 #define DESC_CODE32(dpl) (0x00cf9b000000ffffull | ((uint64_t)(dpl) << 45))
 #define DESC_CODE64(dpl) (0x00af9b000000ffffull | ((uint64_t)(dpl) << 45))
 #define DESC_DATA(dpl) (0x00cf93000000ffffull | ((uint64_t)(dpl) << 45))
+/* setup_getcpu(): read-only expand-down data, accessed, DPL 3, 32-bit, its
+ * limit (node << 12 | cpu) what lsl shows; CPU 0, node 0 here, as getcpu
+ * and rdtscp's TSC_AUX say. */
+#define DESC_CPUNODE 0x0040f50000000000ull
 
 static uint8_t *kpage_host(struct cpu *c)
 {
@@ -106,6 +110,7 @@ err_t cpu_open(struct cpu *c, struct mm *mm, bool is64)
      * instead of running 64-bit code as 16-bit code.  The call it might
      * have made is never reached, let alone let through. */
     gdt[GDT_ENTRY_USER_CS_LINUX] = is64 ? DESC_CODE64(3) : DESC_CODE64(3) & ~(1ull << 47);
+    gdt[GDT_ENTRY_CPUNODE_LINUX] = DESC_CPUNODE;
     memcpy(kp + KP_GDT, gdt, sizeof(gdt));
     static const uint8_t iret32[] = { 0xcf }, iret64[] = { 0x48, 0xcf };
     if (is64)
