@@ -327,6 +327,7 @@ typedef enum uc_x86_reg {
     UC_X86_REG_FDS,
     UC_X86_REG_FOP,
     UC_X86_REG_XCR0, // seccomp-emu: the XSAVE feature mask (xgetbv/xsetbv)
+    UC_X86_REG_EXCP_ERR, // seccomp-emu: the last exception's error code (read only)
     UC_X86_REG_ENDING // <-- mark the end of the list of registers
 } uc_x86_reg;
 

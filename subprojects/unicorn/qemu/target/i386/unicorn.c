@@ -350,6 +350,12 @@ uc_err reg_read(void *_env, int mode, unsigned int regid, void *value,
         CHECK_REG_TYPE(uint64_t);
         *(uint64_t *)value = env->xcr0;
         return ret;
+    case UC_X86_REG_EXCP_ERR:
+        /* seccomp-emu: what the exception the interrupt hook reports
+         * pushed (a #GP's, #NP's or #SS's selector), 0 for one without */
+        CHECK_REG_TYPE(uint32_t);
+        *(uint32_t *)value = (uint32_t)env->error_code;
+        return ret;
     }
 
     switch (mode) {
