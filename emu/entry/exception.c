@@ -25,7 +25,7 @@ static const struct exception_signal table[32] = {
     [X86_TRAP_DB_LINUX] = { SIGTRAP_LINUX, TRAP_BRKPT_LINUX, X86_TRAP_BP_LINUX, false },
     [X86_TRAP_BP_LINUX] = { SIGTRAP_LINUX, SI_KERNEL_LINUX, X86_TRAP_BP_LINUX, true },
     [X86_TRAP_UD_LINUX] = { SIGILL_LINUX, ILL_ILLOPN_LINUX, X86_TRAP_UD_LINUX, true },
-    [X86_TRAP_NP_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX, false },
+    [X86_TRAP_NP_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_NP_LINUX, false },
     [X86_TRAP_SS_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX, false },
     [X86_TRAP_GP_LINUX] = { SIGSEGV_LINUX, SI_KERNEL_LINUX, X86_TRAP_GP_LINUX, false },
     [X86_TRAP_PF_LINUX] = { SIGSEGV_LINUX, SEGV_MAPERR_LINUX, X86_TRAP_PF_LINUX, false },
@@ -92,9 +92,9 @@ void exception_int_n(struct task *t, uint8_t n)
     exception_raise(t, X86_TRAP_GP_LINUX, 0, X86_GP_IDT_ERR_LINUX(n));
 }
 
-void exception_at(struct task *t, unsigned vector, uint64_t pc)
+void exception_at(struct task *t, unsigned vector, uint64_t pc, uint64_t err)
 {
-    exception_raise(t, vector, lookup(vector)->addr_is_pc ? pc : 0, 0);
+    exception_raise(t, vector, lookup(vector)->addr_is_pc ? pc : 0, err);
 }
 
 void exception_engine_error(struct task *t, uc_err e, uint64_t pc)

@@ -31,8 +31,9 @@ void exception_page_fault(struct task *t, uint64_t addr, bool mapped, enum acces
 
 /* The exception `vector` raised by the instruction at `pc`, as the CPU
  * reports it (Unicorn's interrupt hook): si_addr is pc or 0, as the table
- * says for the vector; no error code. */
-void exception_at(struct task *t, unsigned vector, uint64_t pc);
+ * says for the vector; `err` the error code it pushed (the selector a
+ * #GP, #NP or #SS names), which sigcontext shows. */
+void exception_at(struct task *t, unsigned vector, uint64_t pc, uint64_t err);
 
 /* Unicorn ended emulation with error `e` (not UC_ERR_OK) at `pc`, a fault
  * no hook raised: the exception it stands for (an invalid instruction

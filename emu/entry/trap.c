@@ -442,7 +442,11 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
         exception_int_n(t, (uint8_t)intno);
         return;
     }
-    exception_at(t, intno, pc);
+    /* Only the vectors that push one have an error code (0 otherwise). */
+    bool has_err = intno == X86_TRAP_TS_LINUX || intno == X86_TRAP_NP_LINUX ||
+                   intno == X86_TRAP_SS_LINUX || intno == X86_TRAP_GP_LINUX ||
+                   intno == X86_TRAP_AC_LINUX;
+    exception_at(t, intno, pc, has_err ? cpu_reg(t->cpu, UC_X86_REG_EXCP_ERR) : 0);
 }
 
 /* The sysenter a translation block ends with, decoded with Capstone from
