@@ -361,6 +361,7 @@
 #define GDT_ENTRY_USER_CS_LINUX 6
 #define GDT_ENTRY_TLS_MIN_LINUX 12
 #define GDT_ENTRY_TLS_ENTRIES_LINUX 3
+#define LDT_ENTRIES_LINUX 8192 /* modify_ldt's table: 64 KiB at most */
 #define GDT_ENTRY_CPUNODE_LINUX 15 /* vgetcpu's: (node << 12 | cpu) in the limit */
 #define GDT_ENTRIES_LINUX 16
 #define SEL_KERNEL_CS_LINUX (GDT_ENTRY_KERNEL_CS_LINUX * 8)

@@ -143,6 +143,9 @@ err_t cpu_open(struct cpu *c, struct mm *mm, bool is64)
         !(c->xcr0 & XFEATURE_MASK_SSE_LINUX))
         return err_new("XCR0 0x%llx: state components the signal frames cannot hold",
                        (unsigned long long)c->xcr0);
+    /* A copy made by fork has the parent's LDT (ldt_dup_context()). */
+    if (mm->layout.ldt_entries)
+        cpu_load_ldt(c);
 
     return OK;
 }
@@ -268,6 +271,109 @@ err_t cpu_set_tls(struct cpu *c, unsigned index, const uint8_t desc[8])
             return e;
     }
     return OK;
+}
+
+/* Where the LDT goes, out of the guest's reach: in 64-bit mode right past
+ * seccomp-emu's page, LDT_ENTRIES' full 64 KiB; in 32-bit mode, where the
+ * engine's linear addresses are 32 bits and that page is the last, the one
+ * page between TASK_SIZE (0xffffe000) and it: 512 entries. */
+static uint64_t ldt_base(const struct cpu *c)
+{
+    return c->is64 ? c->mm->layout.kpage + 0x1000 : TASK_SIZE_IA32_LINUX;
+}
+
+unsigned cpu_ldt_capacity(const struct cpu *c)
+{
+    return c->is64 ? LDT_ENTRIES_LINUX : (unsigned)((c->mm->layout.kpage - ldt_base(c)) / 8);
+}
+
+static uint8_t *ldt_host(struct cpu *c)
+{
+    const struct vma *v = c->mm->layout.ldt ? mm_find(c->mm, c->mm->layout.ldt) : NULL;
+    return v ? v->host : NULL;
+}
+
+err_t cpu_ldt_resize(struct cpu *c, unsigned entries, uint8_t **table)
+{
+    struct mm *mm = c->mm;
+    if (entries > cpu_ldt_capacity(c))
+        return err_new("an LDT of %u entries: this engine has room for %u", entries,
+                       cpu_ldt_capacity(c));
+    if (!mm->layout.ldt) {
+        uint64_t base = ldt_base(c), len = (uint64_t)cpu_ldt_capacity(c) * 8;
+        uint64_t saved_limit = mm->limit;
+        mm->limit = base + len;
+        err_t e = mm_map_fixed(mm, base, len, PROT_READ_LINUX, "[ldt]", NULL);
+        mm->limit = saved_limit;
+        if (e)
+            return e;
+        mm_hide(mm, base);
+        mm->layout.ldt = base;
+    }
+    mm->layout.ldt_entries = entries;
+    cpu_load_ldt(c);
+    *table = ldt_host(c);
+    return OK;
+}
+
+const uint8_t *cpu_ldt(struct cpu *c, unsigned *entries)
+{
+    *entries = c->mm->layout.ldt_entries;
+    return *entries ? ldt_host(c) : NULL;
+}
+
+void cpu_load_ldt(struct cpu *c)
+{
+    const struct kernel_layout *l = &c->mm->layout;
+    /* A present LDT system descriptor's attributes (type 2, P); with no
+     * table, a null LDTR: every selector naming it faults. */
+    uc_x86_mmr ldtr = { .selector = 0, .base = l->ldt_entries ? l->ldt : 0,
+                        .limit = l->ldt_entries ? l->ldt_entries * 8 - 1 : 0,
+                        .flags = l->ldt_entries ? 0x8200 : 0 };
+    /* Only an unknown register id fails: a bug, as in cpu_set_reg(). */
+    err_t e = UC_TRY(uc_reg_write(c->uc, UC_X86_REG_LDTR, &ldtr));
+    if (e)
+        g_error("LDTR: %s", e);
+}
+
+/* Could `sel` be loaded into DS or ES: a present data or readable code
+ * segment whose DPL the selector and CPL 3 may use (load_segment()'s
+ * checks; conforming code takes any DPL). */
+static bool loadable_data(struct cpu *c, uint16_t sel)
+{
+    unsigned index = sel >> 3, n;
+    const uint8_t *table;
+    if (sel & 4)
+        table = cpu_ldt(c, &n);
+    else
+        table = kpage_host(c) + KP_GDT, n = GDT_ENTRIES_LINUX;
+    if (!table || index >= n)
+        return false;
+    uint64_t d;
+    memcpy(&d, table + index * 8, 8);
+    unsigned type = (unsigned)(d >> 40) & 0xf, dpl = (unsigned)(d >> 45) & 3;
+    bool present = d & (1ull << 47), system = !(d & (1ull << 44));
+    bool code = type & 8, readable = type & 2, conforming = code && (type & 4);
+    if (system || (code && !readable))
+        return false;
+    if (!conforming && dpl < 3)
+        return false; /* DPL < max(CPL 3, RPL) */
+    return present;
+}
+
+void cpu_refresh_ldt_segments(struct cpu *c)
+{
+    static const int segs[] = { UC_X86_REG_DS, UC_X86_REG_ES };
+    for (size_t i = 0; i < G_N_ELEMENTS(segs); i++) {
+        uint16_t sel = (uint16_t)cpu_reg(c, segs[i]);
+        if (!(sel & 4))
+            continue;
+        err_t e = loadable_data(c, sel) ? reg_write(c, segs[i], sel) : err_new("refused");
+        if (e) {
+            err_free(e);
+            cpu_set_reg(c, segs[i], 0);
+        }
+    }
 }
 
 uint64_t cpu_pc(struct cpu *c)

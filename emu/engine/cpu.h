@@ -76,6 +76,23 @@ void cpu_load_tls(struct cpu *c, unsigned first, unsigned n, const uint8_t (*des
  * their hidden bases are the GDT's again (after a task switch). */
 void cpu_reload_tls_segments(struct cpu *c);
 
+/* The address space's LDT (modify_ldt), as LDTR points at it: `entries`
+ * descriptors in a hidden mapping past seccomp-emu's page, made at the
+ * first call.  Its host bytes in *table, room for cpu_ldt_capacity(c)
+ * entries; fails when `entries` is more. */
+unsigned cpu_ldt_capacity(const struct cpu *c);
+err_t cpu_ldt_resize(struct cpu *c, unsigned entries, uint8_t **table);
+/* The table and its size (NULL and 0 before the first write). */
+const uint8_t *cpu_ldt(struct cpu *c, unsigned *entries);
+/* LDTR from the address space: after a task's registers are restored (they
+ * hold the LDTR of when they were saved), and at an engine's creation. */
+void cpu_load_ldt(struct cpu *c);
+/* refresh_ldt_segments(): DS and ES that name the LDT are loaded again, and
+ * one the new table refuses becomes the null selector (loadsegment()'s
+ * fixup).  FS and GS keep what they cached, as on Linux until the next
+ * context switch. */
+void cpu_refresh_ldt_segments(struct cpu *c);
+
 uint64_t cpu_pc(struct cpu *c);
 void cpu_set_pc(struct cpu *c, uint64_t pc);
 uint64_t cpu_reg(struct cpu *c, int reg);

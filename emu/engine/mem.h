@@ -63,6 +63,8 @@ struct kernel_layout {
     uint64_t vdso_code, vdso_code_end; /* hooked for the time functions */
     uint64_t vdso_fn[VDSO_NFN];        /* entry of each emulated function */
     uint64_t vdso_fn_done[VDSO_NFN];   /* its `ret`, where a served call resumes */
+    uint64_t ldt;            /* modify_ldt's table (hidden), once there is one */
+    unsigned ldt_entries;    /* its size (Linux's ldt->nr_entries); 0: no LDT */
 };
 
 /* An address space (Linux's mm_struct): shared by the tasks of one thread

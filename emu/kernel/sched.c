@@ -176,6 +176,11 @@ static void switch_to(struct task *t)
     cpu_set_tsc_off(c, t->tsc_off);
     cpu_load_tls(c, GDT_ENTRY_TLS_MIN_LINUX, GDT_ENTRY_TLS_ENTRIES_LINUX, t->tls);
     cpu_reload_tls_segments(c);
+    /* The registers held the LDTR of when they were saved; the table is
+     * the address space's, and may have changed since (switch_ldt()), as
+     * may what DS and ES name in it. */
+    cpu_load_ldt(c);
+    cpu_refresh_ldt_segments(c);
     sched_state.switches++;
 }
 

@@ -62,6 +62,7 @@ const struct syscall_desc sys_calls_ia32[] = {
     CALL(119, sigreturn, 0, "", sigreturn),
     CALLF(120, clone, 5, "xpppp", clone, SYS_LEAVES_ENGINE),
     CALL(122, uname, 1, "p", uname),
+    CALL(123, modify_ldt, 3, "dpu", modify_ldt),
     CALL(125, mprotect, 3, "puP", mprotect),
     CALL(126, sigprocmask, 3, "dpp", sigprocmask),
     CALL(133, fchdir, 1, "d", fchdir),

@@ -85,6 +85,7 @@ const struct syscall_desc sys_calls_x86_64[] = {
     CALL(131, sigaltstack, 2, "pp", sigaltstack),
     CALL(143, sched_getparam, 2, "dp", sched_getparam),
     CALL(145, sched_getscheduler, 1, "d", sched_getscheduler),
+    CALL(154, modify_ldt, 3, "dpu", modify_ldt),
     CALL(157, prctl, 5, "Kxxxx", prctl),
     CALL(158, arch_prctl, 2, "Ax", arch_prctl),
     CALL(160, setrlimit, 2, "Rp", setrlimit),

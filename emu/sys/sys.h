@@ -92,7 +92,7 @@ SYS(madvise); SYS(mincore); SYS(membarrier);
 SYS(getpgrp); SYS(getuid); SYS(geteuid); SYS(getgid); SYS(getegid); SYS(uname);
 SYS(prlimit64); SYS(getrlimit); SYS(old_getrlimit); SYS(setrlimit); SYS(getrusage);
 SYS(sysinfo);
-SYS(rseq); SYS(arch_prctl); SYS(set_thread_area); SYS(get_thread_area); SYS(getrandom);
+SYS(rseq); SYS(arch_prctl); SYS(set_thread_area); SYS(modify_ldt); SYS(get_thread_area); SYS(getrandom);
 SYS(readlink); SYS(readlinkat); SYS(prctl); SYS(seccomp); SYS(capget); SYS(capset);
 
 /* sys_task.c: tasks and processes, futexes, pipes and eventfds */

@@ -323,6 +323,8 @@ SYS(set_thread_area)
     return 0;
 }
 
+SYS(modify_ldt) { return ldt_modify(t, (int)a[0], uarg(t, a[1]), uarg(t, a[2])); }
+
 SYS(get_thread_area)
 {
     uint64_t up = (uint32_t)a[0];
