@@ -27,6 +27,14 @@ static bool desc_empty(const struct user_desc_fields *i)
            i->useable == 0;
 }
 
+/* LDT_zero(): an all-zero user_desc, which programs also mean as none. */
+static bool desc_zero(const struct user_desc_fields *i)
+{
+    return i->base == 0 && i->limit == 0 && i->contents == 0 && i->read_exec_only == 0 &&
+           i->seg_32bit == 0 && i->limit_in_pages == 0 && i->seg_not_present == 0 &&
+           i->useable == 0;
+}
+
 /* fill_ldt(): the accessed bit preset (the table is read-only to the CPU),
  * DPL 3, never the L bit. */
 static void fill_desc(uint8_t d[8], const struct user_desc_fields *i)
@@ -40,6 +48,14 @@ static void fill_desc(uint8_t d[8], const struct user_desc_fields *i)
     memcpy(d + 4, &hi, 4);
 }
 
+/* tls_desc_okay(): 32-bit, present data segments only (or none). */
+static bool tls_desc_okay(const struct user_desc_fields *i)
+{
+    if (desc_empty(i) || desc_zero(i))
+        return true;
+    return i->seg_32bit && i->contents <= 1 && !i->seg_not_present;
+}
+
 int tls_read_user_desc(struct task *t, uint64_t up, bool can_allocate, int *index,
                        uint8_t desc[8])
 {
@@ -47,6 +63,8 @@ int tls_read_user_desc(struct task *t, uint64_t up, bool can_allocate, int *inde
     if (!mm_read(t->mm, up, u, sizeof(u)))
         return -EFAULT_LINUX;
     struct user_desc_fields i = fields_of(u);
+    if (!tls_desc_okay(&i))
+        return -EINVAL_LINUX;
     int idx = (int32_t)u[0];
     if (idx == -1 && can_allocate) {
         for (int k = 0; k < GDT_ENTRY_TLS_ENTRIES_LINUX; k++) {
@@ -64,10 +82,8 @@ int tls_read_user_desc(struct task *t, uint64_t up, bool can_allocate, int *inde
     }
     if (idx < GDT_ENTRY_TLS_MIN_LINUX || idx >= GDT_ENTRY_TLS_MIN_LINUX + GDT_ENTRY_TLS_ENTRIES_LINUX)
         return -EINVAL_LINUX;
-    if (i.contents == 3 && !i.seg_not_present)
-        return -EINVAL_LINUX; /* no conforming code segments */
     memset(desc, 0, 8);
-    if (!desc_empty(&i))
+    if (!desc_empty(&i) && !desc_zero(&i))
         fill_desc(desc, &i);
     *index = idx;
     return 0;
