@@ -2,8 +2,12 @@
 # Differential fuzzing of seccomp-emu against this host's kernel (issue 25):
 #   scripts/difffuzz.sh SECONDS [SEED [FAMILY]]
 # FAMILY: calls (default), mm (the memory-management calls over a region
-# with holes, the vDSO, the break and the stack; issue 33) or tasks
-# (threads, futexes, pipes, tgkill, fork and wait4; issue 31).
+# with holes, the vDSO, the break and the stack; issue 33), tasks
+# (threads, futexes, pipes, tgkill, fork and wait4; issue 31) or ldt
+# (segment descriptors: modify_ldt, set_thread_area, arch_prctl, segment
+# loads, far transfers, lar/lsl/verr/verw; issue 33).  For what this host
+# cannot judge (i386 without IA-32, an LDT its CPU ignores), run
+# tests/difffuzz/difffuzz.py ... run SECONDS --judge vm (the judge VM).
 # Runs random op lists (tests/difffuzz) natively and under build/seccomp-emu
 # for SECONDS, prints every difference (minimised), saves each new one under
 # build/difffuzz-new/, and ends with the number of programs and calls run
