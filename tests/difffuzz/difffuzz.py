@@ -893,7 +893,7 @@ def cmd_run(runner, a):
     progs = calls = 0
     diffs, pins = [], 0
     family = FAMILIES[a.family]
-    family.hw_ldt = getattr(runner, 'hw_ldt', True)
+    family.hw_ldt = getattr(runner, 'hw_ldt', True) and getattr(a, 'ldt', 'auto') == 'auto'
     vm = getattr(runner, 'vm', None)
     family.tcg = bool(vm) and vm.accel == 'tcg'
 
@@ -1007,6 +1007,9 @@ def main():
                         '(tools/vm/vmjudge.py; i386 on a host without IA-32, the LDT under a '
                         'paravirtual hypervisor), a batch of programs per boot, not minimised')
     r.add_argument('--vm-batch', type=int, default=60, help='programs per VM boot')
+    r.add_argument('--ldt', choices=['auto', 'off'], default='auto',
+                   help='ldt family: use LDT selectors in g, j and v where the judge honours '
+                        'them (auto), or never (off)')
     r.add_argument('--programs', type=int, default=0,
                    help='stop after this many programs (SECONDS still bounds the run)')
     c = sub.add_parser('check')
