@@ -206,7 +206,7 @@ static const struct file_ops eventpoll_ops = {
     .release = eventpoll_release,
 };
 
-int64_t epoll_create(struct task *t, unsigned flags)
+int64_t eventpoll_create(struct task *t, unsigned flags)
 {
     if (flags & ~EPOLL_CLOEXEC_LINUX)
         return -EINVAL_LINUX;
@@ -276,8 +276,8 @@ static void arm_item(struct epitem *epi)
         item_ready(epi);
 }
 
-int64_t epoll_ctl(struct task *t, int epfd, int op, int fd, bool event_ok, uint32_t events,
-                  uint64_t data)
+int64_t eventpoll_ctl(struct task *t, int epfd, int op, int fd, bool event_ok, uint32_t events,
+                      uint64_t data)
 {
     bool has_event = op != EPOLL_CTL_DEL_LINUX;
     if (has_event && !event_ok)
@@ -394,8 +394,8 @@ static int64_t ep_send_events(struct task *t, struct eventpoll *ep, uint64_t uev
     return res;
 }
 
-int64_t epoll_wait(struct task *t, int epfd, uint64_t uevents, int maxevents, int64_t deadline,
-                   bool nowait)
+int64_t eventpoll_wait(struct task *t, int epfd, uint64_t uevents, int maxevents, int64_t deadline,
+                       bool nowait)
 {
     struct gfd *f = fdtable_get(t->fds, epfd);
     if (!f)

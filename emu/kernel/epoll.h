@@ -21,17 +21,17 @@
 struct task;
 
 /* epoll_create1(): a new instance on the lowest free descriptor. */
-int64_t epoll_create(struct task *t, unsigned flags);
+int64_t eventpoll_create(struct task *t, unsigned flags);
 
 /* epoll_ctl(); `events`/`data` are the guest's struct epoll_event (ignored
  * for EPOLL_CTL_DEL), `event_ok` whether it could be read. */
-int64_t epoll_ctl(struct task *t, int epfd, int op, int fd, bool event_ok, uint32_t events,
-                  uint64_t data);
+int64_t eventpoll_ctl(struct task *t, int epfd, int op, int fd, bool event_ok, uint32_t events,
+                      uint64_t data);
 
 /* epoll_wait() once the arguments are checked: up to `maxevents` events
  * to guest address `uevents`; deadline absolute on poll_now(), < 0 none,
  * 0 with `nowait` for a zero timeout.  -EINTR for a signal. */
-int64_t epoll_wait(struct task *t, int epfd, uint64_t uevents, int maxevents, int64_t deadline,
-                   bool nowait);
+int64_t eventpoll_wait(struct task *t, int epfd, uint64_t uevents, int maxevents, int64_t deadline,
+                       bool nowait);
 
 #endif

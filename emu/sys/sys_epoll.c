@@ -13,17 +13,17 @@ SYS(epoll_create)
 {
     if ((int)a[0] <= 0)
         return -EINVAL_LINUX;
-    return epoll_create(t, 0);
+    return eventpoll_create(t, 0);
 }
 
-SYS(epoll_create1) { return epoll_create(t, (unsigned)a[0]); }
+SYS(epoll_create1) { return eventpoll_create(t, (unsigned)a[0]); }
 
 SYS(epoll_ctl)
 {
     int op = (int)a[1];
     uint8_t raw[EPOLL_EVENT_SIZE_LINUX] = { 0 };
     bool ok = op == EPOLL_CTL_DEL_LINUX || mm_read(t->mm, uarg(t, a[3]), raw, sizeof(raw));
-    return epoll_ctl(t, (int)a[0], op, (int)a[2], ok, get_le32(raw), get_le64(raw + 4));
+    return eventpoll_ctl(t, (int)a[0], op, (int)a[2], ok, get_le32(raw), get_le64(raw + 4));
 }
 
 /* do_epoll_wait(): the checks before the instance is looked at.  The
@@ -39,7 +39,7 @@ static int64_t do_epoll_wait(struct task *t, const uint64_t a[6], int64_t deadli
     uint64_t size = (uint64_t)maxevents * EPOLL_EVENT_SIZE_LINUX;
     if (events > TASK_SIZE_64_LINUX || size > TASK_SIZE_64_LINUX - events)
         return -EFAULT_LINUX;
-    return epoll_wait(t, (int)a[0], events, maxevents, deadline, nowait);
+    return eventpoll_wait(t, (int)a[0], events, maxevents, deadline, nowait);
 }
 
 /* epoll_wait's milliseconds: negative waits for ever, zero not at all. */
