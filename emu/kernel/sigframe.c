@@ -245,16 +245,18 @@ bool sigframe_fpstate_get(const struct mm *mm, uint64_t buf_fx, bool is64, bool 
     *f = init;
     if (present & XFEATURE_MASK_FP_LINUX)
         fxsave_get_x87(&x.i387, f);
+    bool loads_mxcsr = rfbm & (XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX);
     /* Reserved MXCSR bits fail the sigreturn where the kernel restores
      * through FXRSTOR or XRSTOR (#GP: 64-bit frames) or checks the copy
      * (copy_uabi_to_xstate(): ia32 XSAVE frames); only an ia32 FXSAVE-only
      * frame has them masked (__fpu_restore_sig()). */
-    uint64_t mxcsr_users = XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX;
-    bool mxcsr_checked = ia32 ? !fx_only && (x.header.xfeatures & mxcsr_users)
-                              : (rfbm & (XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX));
+    bool mxcsr_checked =
+        ia32 ? !fx_only && (x.header.xfeatures & (XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX |
+                                                  XFEATURE_MASK_YMM_LINUX))
+             : loads_mxcsr;
     if (mxcsr_checked && (x.i387.mxcsr & ~MXCSR_FEATURE_MASK))
         return false;
-    if (rfbm & (XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX))
+    if (loads_mxcsr)
         f->mxcsr = x.i387.mxcsr & MXCSR_FEATURE_MASK;
     if (present & XFEATURE_MASK_SSE_LINUX)
         fxsave_get_sse(&x.i387, is64, f);
