@@ -53,7 +53,10 @@ err_t run_guest(struct task *t, uint64_t start)
             return err;
         if ((err = fault_before_run(t)))
             return err;
+        /* In parallel, guest code runs outside the kernel lock. */
+        sched_kernel_leave(t);
         uc_err e = uc_emu_start(t->cpu->uc, pc, t->mm->layout.halt, 0, 0);
+        sched_kernel_enter(t);
         if ((err = limits_after_run(t)))
             return err;
         if (t->state != TASK_RUNNING)

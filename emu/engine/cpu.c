@@ -1,5 +1,6 @@
 #include "emu/engine/cpu.h"
 
+#include <glib.h>
 #include <string.h>
 
 #include "abi/linux.h"
@@ -7,8 +8,6 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
-#else
-#include <glib.h>
 #endif
 
 #define CR0_MP (1u << 1)
@@ -51,6 +50,8 @@
 
 static uint8_t *kpage_host(struct cpu *c)
 {
+    if (c->own_kpage)
+        return c->own_kpage;
     const struct vma *v = mm_find(c->mm, c->mm->layout.kpage);
     return v->host;
 }
@@ -82,12 +83,41 @@ static err_t map_kernel_page(struct mm *mm, bool is64)
     return OK;
 }
 
+/* An engine joining an mm that has one already gets a kernel page of its
+ * own in place of the mm's, a copy of it. */
+static err_t own_kernel_page(struct cpu *c)
+{
+    const struct vma *v = mm_find(c->mm, c->mm->layout.kpage);
+    uint8_t *page = g_aligned_alloc0(1, 0x1000, 0x1000);
+    memcpy(page, v->host, 0x1000);
+    err_t e = UC_TRY(uc_mem_unmap(c->uc, c->mm->layout.kpage, 0x1000));
+    if (!e)
+        e = UC_TRY(uc_mem_map_ptr(c->uc, c->mm->layout.kpage, 0x1000, mm_uc_prot(v->prot), page));
+    if (e) {
+        g_aligned_free(page);
+        return e;
+    }
+    c->own_kpage = page;
+    return OK;
+}
+
+err_t cpu_join_group(struct cpu *c)
+{
+    if (!c->mm->group) {
+        err_t e = UC_TRY(uc_parallel_group_open(&c->mm->group));
+        if (e)
+            return e;
+    }
+    return UC_TRY(uc_ctl_parallel_group(c->uc, c->mm->group));
+}
+
 err_t cpu_open(struct cpu *c, struct mm *mm, bool is64)
 {
     *c = (struct cpu){ .is64 = is64 };
     err_t e = UC_TRY(uc_open(UC_ARCH_X86, is64 ? UC_MODE_64 : UC_MODE_32, &c->uc));
     if (e)
         return e;
+    bool second = mm->engines->len > 0;
     /* before anything creates the CPU */
     if ((e = UC_TRY(uc_ctl_set_cpu_model(c->uc, CPU_MODEL))) || (e = mm_attach_engine(mm, c->uc))) {
         uc_close(c->uc);
@@ -96,6 +126,8 @@ err_t cpu_open(struct cpu *c, struct mm *mm, bool is64)
     }
     c->mm = mm_ref(mm);
     if (!mm->layout.kpage && (e = map_kernel_page(mm, is64)))
+        return e;
+    if (second && (e = own_kernel_page(c)))
         return e;
 
     uint8_t *kp = kpage_host(c);
@@ -155,12 +187,17 @@ void cpu_close(struct cpu *c)
     if (!c->uc)
         return;
     if (c->mm) {
+        /* Out of the group before the mm, which may close it, goes. */
+        if (c->mm->group)
+            (void)uc_ctl_parallel_group(c->uc, NULL);
         mm_detach_engine(c->mm, c->uc);
         mm_unref(c->mm);
         c->mm = NULL;
     }
     uc_close(c->uc);
     c->uc = NULL;
+    g_aligned_free(c->own_kpage);
+    c->own_kpage = NULL;
 }
 
 err_t cpu_prepare_user(struct cpu *c, uint64_t entry, uint64_t sp, uint64_t *start)

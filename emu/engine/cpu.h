@@ -24,8 +24,14 @@ struct cpu {
     uint64_t xcr0;        /* the XSAVE components enabled: what signal frames hold */
     struct mm *mm;        /* one reference, held while the engine lives */
     struct task *current; /* whose registers the engine holds */
+    /* The kernel page (GDT and stubs) when this engine is not the first
+     * of its mm: its own, since each engine's GDT holds its task's TLS
+     * entries.  NULL: the mm's. */
+    uint8_t *own_kpage;
     unsigned users;       /* tasks that run on it */
     bool insn_hook_on;    /* emu/kernel/limits.c: counting each instruction */
+    int64_t insn_budget_set; /* ... the budget given for this run; -1: none */
+    bool insn_grant_bound;   /* ... a parallel engine's piece of it */
     uc_hook insn_hook;
     /* emu/entry/fault.c: a TLB fill refused since the engine last started,
      * which an exit with UC_ERR_EXCEPTION turns into the page fault. */
@@ -49,6 +55,12 @@ static inline struct task *cpu_task(void *hook_user)
  * has it already (a copy made by fork). */
 err_t cpu_open(struct cpu *c, struct mm *mm, bool is64);
 void cpu_close(struct cpu *c);
+
+/* --sched=parallel: put the engine in its mm's parallel group (made at
+ * the first call), so that it runs guest code beside the mm's other
+ * engines on other host threads.  Its translations are dropped; call it
+ * with the engine stopped. */
+err_t cpu_join_group(struct cpu *c);
 
 /* Registers for the first user instruction; the switch to CPL 3 happens
  * through an iret stub on the kernel page when emulation starts.  Returns

@@ -133,6 +133,8 @@ void mm_unref(struct mm *mm)
     }
     g_array_free(mm->vmas, TRUE);
     g_ptr_array_free(mm->engines, TRUE);
+    if (mm->group)
+        (void)uc_parallel_group_close(mm->group);
     g_free(mm->exe_path);
     g_free(mm);
 }
@@ -413,7 +415,7 @@ static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct
     return map_chunk(mm, v, like->shared ? 0 : PAGE_ALIGN_LINUX(MAX(len, grown)), NULL);
 }
 
-err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+static err_t mm_map_fixed_stopped(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                    const char *name, uint8_t **host_out)
 {
     return map_new(mm, addr, len, prot, false, name, host_out);
@@ -649,12 +651,12 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
     return (int64_t)addr;
 }
 
-int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
+static int64_t mm_mmap_stopped(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
 {
     return do_mmap(mm, addr, len, prot, flags, true);
 }
 
-int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
+static int64_t mm_munmap_stopped(struct mm *mm, uint64_t addr, uint64_t len)
 {
     if ((addr & (PAGE_SIZE_LINUX - 1)) || len == 0)
         return -EINVAL_LINUX;
@@ -667,7 +669,7 @@ int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
     return e ? map_errno(e) : 0;
 }
 
-int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
     /* do_mprotect_pkey()'s order. */
     int grows = prot & (PROT_GROWSDOWN_LINUX | PROT_GROWSUP_LINUX);
@@ -884,7 +886,7 @@ static int64_t remap_view(struct mm *mm, guint vi, uint64_t old, uint64_t len, u
     return (int64_t)dst;
 }
 
-int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags,
+static int64_t mm_mremap_stopped(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags,
                   uint64_t new_addr)
 {
     /* do_mremap(): check_mremap_params(), then mremap_to() or
@@ -989,7 +991,7 @@ int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_le
     return (int64_t)dst;
 }
 
-uint64_t mm_brk(struct mm *mm, uint64_t want)
+static uint64_t mm_brk_stopped(struct mm *mm, uint64_t want)
 {
     if (want < mm->brk_start)
         return mm->brk_cur;
@@ -1033,13 +1035,13 @@ uint64_t mm_brk(struct mm *mm, uint64_t want)
     return want;
 }
 
-void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len)
+static void mm_deny_write_stopped(struct mm *mm, uint64_t addr, uint64_t len)
 {
     for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++)
         VMA(mm, i)->no_write = true;
 }
 
-void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len)
+static void mm_mark_file_pages_stopped(struct mm *mm, uint64_t addr, uint64_t len)
 {
     for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++)
         if (!(VMA(mm, i)->prot & PROT_WRITE_LINUX))
@@ -1155,7 +1157,7 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
     }
 }
 
-int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
+static int64_t mm_madvise_stopped(struct mm *mm, uint64_t addr, uint64_t len, int advice)
 {
     /* madvise_should_skip()'s order, then madvise_walk_vmas(). */
     if (!advice_valid(advice) || (addr & (PAGE_SIZE_LINUX - 1)))
@@ -1302,7 +1304,7 @@ int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
     return -ENAMETOOLONG_LINUX;
 }
 
-void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
+static void mm_written_stopped(struct mm *mm, uint64_t addr, uint64_t len)
 {
     /* One range per mapping: Unicorn turns a range into engine addresses
      * from its first page, which holds only within one mapped region. */
@@ -1326,7 +1328,7 @@ void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
     }
 }
 
-void mm_hide(struct mm *mm, uint64_t addr)
+static void mm_hide_stopped(struct mm *mm, uint64_t addr)
 {
     guint i = first_above(mm, addr);
     if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
@@ -1342,7 +1344,7 @@ uint64_t mm_mmap_base(uint64_t task_size, uint64_t stack_rlim)
     return PAGE_ALIGN_LINUX(task_size - gap);
 }
 
-void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special)
+static void mm_set_special_stopped(struct mm *mm, uint64_t addr, enum vma_special special)
 {
     guint i = first_above(mm, addr);
     if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
@@ -1374,7 +1376,7 @@ void *mm_guard(void)
 #define GROW_STEP (64 * 1024)
 #define STACK_GUARD_GAP STACK_GUARD_GAP_LINUX
 
-const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t top, uint64_t rlim,
+static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t top, uint64_t rlim,
                           bool *was_stack)
 {
     const struct vma *next = mm_next(mm, addr);
@@ -1413,4 +1415,129 @@ const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t top, uint64_t r
         return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";
     }
     return NULL;
+}
+
+/* ---- every change with the mm's other engines out of guest code ---- */
+
+void (*mm_stop_hook)(struct mm *mm, bool stop);
+
+static void stop_others(struct mm *mm)
+{
+    if (mm_stop_hook)
+        mm_stop_hook(mm, true);
+}
+
+static void resume_others(struct mm *mm)
+{
+    if (mm_stop_hook)
+        mm_stop_hook(mm, false);
+}
+
+err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot, const char *name, uint8_t **host_out)
+{
+    stop_others(mm);
+    err_t r = mm_map_fixed_stopped(mm, addr, len, prot, name, host_out);
+    resume_others(mm);
+    return r;
+}
+
+int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags)
+{
+    stop_others(mm);
+    int64_t r = mm_mmap_stopped(mm, addr, len, prot, flags);
+    resume_others(mm);
+    return r;
+}
+
+int64_t mm_munmap(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    stop_others(mm);
+    int64_t r = mm_munmap_stopped(mm, addr, len);
+    resume_others(mm);
+    return r;
+}
+
+int64_t mm_mprotect(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    stop_others(mm);
+    int64_t r = mm_mprotect_stopped(mm, addr, len, prot);
+    resume_others(mm);
+    return r;
+}
+
+int64_t mm_mremap(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags, uint64_t new_addr)
+{
+    stop_others(mm);
+    int64_t r = mm_mremap_stopped(mm, old, old_len, new_len, flags, new_addr);
+    resume_others(mm);
+    return r;
+}
+
+uint64_t mm_brk(struct mm *mm, uint64_t want)
+{
+    stop_others(mm);
+    uint64_t r = mm_brk_stopped(mm, want);
+    resume_others(mm);
+    return r;
+}
+
+void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    stop_others(mm);
+    mm_deny_write_stopped(mm, addr, len);
+    resume_others(mm);
+}
+
+void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    stop_others(mm);
+    mm_mark_file_pages_stopped(mm, addr, len);
+    resume_others(mm);
+}
+
+int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
+{
+    stop_others(mm);
+    int64_t r = mm_madvise_stopped(mm, addr, len, advice);
+    resume_others(mm);
+    return r;
+}
+
+void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    /* Every copy to the guest comes here: the others stop only when
+     * there are translations to drop. */
+    if (len == 0)
+        return;
+    guint i = first_above(mm, addr);
+    for (; i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++)
+        if (VMA(mm, i)->prot & PROT_EXEC_LINUX)
+            break;
+    if (i == mm->vmas->len || VMA(mm, i)->start >= addr + len)
+        return;
+    stop_others(mm);
+    mm_written_stopped(mm, addr, len);
+    resume_others(mm);
+}
+
+void mm_hide(struct mm *mm, uint64_t addr)
+{
+    stop_others(mm);
+    mm_hide_stopped(mm, addr);
+    resume_others(mm);
+}
+
+void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special)
+{
+    stop_others(mm);
+    mm_set_special_stopped(mm, addr, special);
+    resume_others(mm);
+}
+
+const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t top, uint64_t rlim, bool *was_stack)
+{
+    stop_others(mm);
+    const char *r = mm_grow_stack_stopped(mm, addr, top, rlim, was_stack);
+    resume_others(mm);
+    return r;
 }

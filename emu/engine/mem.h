@@ -87,7 +87,21 @@ struct mm {
     struct kernel_layout layout;
     char *exe_path;      /* what /proc/self/exe resolves to (mm->exe_file) */
     uint32_t membarrier_registered; /* membarrier(2)'s REGISTER_* commands done, per mm */
+    /* --sched=parallel (emu/kernel/sched.c): the engines of this mm in
+     * one Unicorn parallel group once there are two, how many of them run
+     * guest code now, and the depth of a change made with them stopped. */
+    uc_parallel_group *group;
+    unsigned in_guest;
+    unsigned stopping;
 };
+
+/* Called with `stop` true before, and false after, every change of an
+ * mm's table or of its engines' maps (mm_map_fixed, mm_mmap, mm_munmap,
+ * mm_mprotect, mm_mremap, mm_brk, mm_madvise, mm_grow_stack, mm_written
+ * and the marks below), nested as they call each other.  Set by the
+ * scheduler when engines of one mm run guest code on several host
+ * threads at once; NULL otherwise. */
+extern void (*mm_stop_hook)(struct mm *mm, bool stop);
 
 /* A new, empty address space with one reference, for a guest whose user
  * space ends at `limit`. */

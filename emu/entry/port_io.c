@@ -4,6 +4,7 @@
 
 #include "abi/linux.h"
 #include "emu/entry/exception.h"
+#include "emu/kernel/sched.h"
 
 /* Port I/O at CPL 3 with IOPL 0 and no I/O bitmap is #GP on x86, so the
  * kernel answers SIGSEGV; Unicorn would instead run in/out against its
@@ -11,14 +12,20 @@
 static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
 {
     (void)uc, (void)port, (void)size;
-    exception_raise(cpu_task(user), X86_TRAP_GP_LINUX, 0, 0);
+    struct task *t = cpu_task(user);
+    sched_kernel_enter(t);
+    exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
+    sched_kernel_leave(t);
     return 0;
 }
 
 static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user)
 {
     (void)uc, (void)port, (void)size, (void)value;
-    exception_raise(cpu_task(user), X86_TRAP_GP_LINUX, 0, 0);
+    struct task *t = cpu_task(user);
+    sched_kernel_enter(t);
+    exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
+    sched_kernel_leave(t);
 }
 
 err_t port_io_install(struct cpu *c)

@@ -11,6 +11,7 @@
 #include "emu/entry/exception.h"
 #include "emu/entry/fault.h"
 #include "emu/entry/port_io.h"
+#include "emu/kernel/sched.h"
 #include "emu/kernel/seccomp.h"
 #include "emu/kernel/seccomp_notify.h"
 #include "emu/kernel/signal.h"
@@ -382,7 +383,7 @@ static void trap_call(struct task *t, enum entry e, uint64_t pc, const struct pr
     signal_syscall_exit(t, e, ev.nr, ev.result);
 }
 
-static void hook_syscall(uc_engine *uc, void *user)
+static void syscall_trap(uc_engine *uc, void *user)
 {
     struct task *t = cpu_task(user);
     (void)uc;
@@ -422,7 +423,7 @@ static bool int_n_at(struct task *t, uint64_t addr, uint32_t n)
     return mm_read(t->mm, addr, insn, 2) && insn[0] == 0xcd && insn[1] == n;
 }
 
-static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
+static void intr_trap(uc_engine *uc, uint32_t intno, void *user)
 {
     struct task *t = cpu_task(user);
     (void)uc;
@@ -492,7 +493,7 @@ static uint64_t find_sysenter(struct task *t, uint64_t start)
  * not there (vdso_map: Linux adds the 32-bit image's offset to the 64-bit
  * vDSO and sysretl truncates it), so it dies of SIGSEGV after the call, as
  * measured on an Intel host. */
-static void hook_sysenter(uc_engine *uc, void *user)
+static void sysenter_trap(uc_engine *uc, void *user)
 {
     struct task *t = cpu_task(user);
     (void)uc;
@@ -519,7 +520,7 @@ bool trap_sysenter_long(struct task *t, uint64_t pc)
     return true;
 }
 
-static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+static void kernel_page_trap(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
     struct task *t = cpu_task(user);
     (void)uc, (void)size;
@@ -530,16 +531,7 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
 
 }
 
-static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
-{
-    struct task *t = cpu_task(user);
-    (void)uc, (void)size;
-    if (address == t->mm->layout.int80_pad)
-        t->sig.sysenter_done = false; /* back in user mode after a fast call */
-    vdso_time_hook(t, address);
-}
-
-static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+static bool bad_access_trap(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                             int64_t value, void *user)
 {
     struct task *t = cpu_task(user);
@@ -553,6 +545,81 @@ static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, i
     exception_page_fault(t, address, !unmapped,
                          write ? ACCESS_WRITE : fetch ? ACCESS_FETCH : ACCESS_READ, NULL);
     return false;
+}
+
+/* The hooks: each is the kernel's, so in parallel (sched.h) its task
+ * takes the kernel lock for it and lets it go before guest code goes on.
+ * A task killed while it waited for the lock (a group exit by another
+ * thread) makes no call: it leaves its run loop. */
+static bool enter_kernel(struct task *t, uc_engine *uc)
+{
+    sched_kernel_enter(t);
+    if (t->state == TASK_RUNNING)
+        return true;
+    uc_emu_stop(uc);
+    sched_kernel_leave(t);
+    return false;
+}
+
+static void hook_syscall(uc_engine *uc, void *user)
+{
+    struct task *t = cpu_task(user);
+    if (!enter_kernel(t, uc))
+        return;
+    syscall_trap(uc, user);
+    sched_kernel_leave(t);
+}
+
+static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+    struct task *t = cpu_task(user);
+    if (!enter_kernel(t, uc))
+        return;
+    intr_trap(uc, intno, user);
+    sched_kernel_leave(t);
+}
+
+static void hook_sysenter(uc_engine *uc, void *user)
+{
+    struct task *t = cpu_task(user);
+    if (!enter_kernel(t, uc))
+        return;
+    sysenter_trap(uc, user);
+    sched_kernel_leave(t);
+}
+
+static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    struct task *t = cpu_task(user);
+    if (!enter_kernel(t, uc))
+        return;
+    kernel_page_trap(uc, address, size, user);
+    sched_kernel_leave(t);
+}
+
+static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                            int64_t value, void *user)
+{
+    struct task *t = cpu_task(user);
+    if (!enter_kernel(t, uc))
+        return false;
+    bool handled = bad_access_trap(uc, type, address, size, value, user);
+    sched_kernel_leave(t);
+    return handled;
+}
+
+static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    struct task *t = cpu_task(user);
+    (void)uc, (void)size;
+    if (address == t->mm->layout.int80_pad)
+        t->sig.sysenter_done = false; /* back in user mode after a fast call */
+    /* The hook runs for each instruction of the vDSO: the kernel lock
+     * only for the functions it serves, which write guest memory. */
+    if (!vdso_time_serves(t, address) || !enter_kernel(t, uc))
+        return;
+    vdso_time_hook(t, address);
+    sched_kernel_leave(t);
 }
 
 err_t trap_install(struct cpu *c)

@@ -118,12 +118,22 @@ static bool store(struct task *t, uint64_t addr, const void *v, size_t n)
     return false;
 }
 
-void vdso_time_hook(struct task *t, uint64_t pc)
+static int vdso_fn_at(const struct task *t, uint64_t pc)
 {
-    int fn = -1;
     for (int i = 0; i < VDSO_NFN; i++)
         if (t->mm->layout.vdso_fn[i] == pc)
-            fn = i;
+            return i;
+    return -1;
+}
+
+bool vdso_time_serves(const struct task *t, uint64_t pc)
+{
+    return vdso_fn_at(t, pc) >= 0;
+}
+
+void vdso_time_hook(struct task *t, uint64_t pc)
+{
+    int fn = vdso_fn_at(t, pc);
     if (fn < 0)
         return;
     int64_t s, ns;

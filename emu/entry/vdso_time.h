@@ -13,5 +13,7 @@ err_t vdso_map(struct task *t);
 
 /* Code hook on the vDSO text: serve the call at `pc` if it is one. */
 void vdso_time_hook(struct task *t, uint64_t pc);
+/* Is `pc` the entry of a function vdso_time_hook() serves? */
+bool vdso_time_serves(const struct task *t, uint64_t pc);
 
 #endif

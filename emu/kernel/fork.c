@@ -127,7 +127,25 @@ static struct task *dup_task(struct task *t, const struct clone_request *rq)
 static err_t share_parts(struct task *t, struct task *c, const struct clone_request *rq)
 {
     uint64_t f = rq->flags;
-    if (f & CLONE_VM_LINUX) {
+    if ((f & CLONE_VM_LINUX) && sched_parallel()) {
+        /* An engine of its own over the same memory, beside the caller's
+         * in the mm's parallel group (the caller's joins at the first). */
+        c->mm = mm_ref(t->mm);
+        c->mm->users++;
+        c->cpu = g_new0(struct cpu, 1);
+        err_t e;
+        if ((e = t->cpu->mm->group ? OK : cpu_join_group(t->cpu)) ||
+            (e = cpu_open(c->cpu, c->mm, c->is64)) || (e = cpu_join_group(c->cpu)) ||
+            (e = fork_engine_setup ? fork_engine_setup(c->cpu) : OK)) {
+            cpu_close(c->cpu);
+            g_free(c->cpu);
+            c->cpu = NULL;
+            return e;
+        }
+        c->cpu->users = 1;
+        if ((e = limits_charge_engine(c->cpu)))
+            return e;
+    } else if (f & CLONE_VM_LINUX) {
         c->mm = mm_ref(t->mm);
         c->mm->users++;
         c->cpu = t->cpu;

@@ -24,6 +24,8 @@
  * limit) still fits in what is left; below this many left, every
  * instruction is counted by a hook. */
 #define FINAL_STRETCH 1024
+/* --sched=parallel: the most one engine runs before it asks again. */
+#define PARALLEL_GRANT (1 << 20)
 
 static char *opt_cpu_time, *opt_timeout, *opt_max_insns, *opt_memory, *opt_output,
     *opt_host_memory, *opt_max_tasks;
@@ -69,8 +71,8 @@ static struct {
     int64_t left;       /* instructions it still allows */
     uint64_t max_insns;
     bool per_insn;      /* its last stretch: a hook per instruction */
-    int64_t budget_set; /* given to the engine running now; -1: none */
-    bool turn_bound;    /* ... by the rr turn rather than --max-insns */
+    int64_t granted;    /* in parallel: the budgets of engines running now */
+    bool turn_bound;    /* the budget was bound by the rr turn, not --max-insns */
     char insn_reason[96];
     char timeout_reason[96];
 } limits_state;
@@ -135,12 +137,14 @@ static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
     if (in_kernel_page(t, pc))
         return;
     /* The hook runs before the instruction: with nothing left, it must not
-     * run at all. */
-    if (limits_state.left <= 0) {
+     * run at all.  Engines in parallel count down the one total. */
+    if (__atomic_fetch_sub(&limits_state.left, 1, __ATOMIC_RELAXED) <= 0) {
+        __atomic_fetch_add(&limits_state.left, 1, __ATOMIC_RELAXED);
+        sched_kernel_enter(t);
         kill_over_budget(t);
+        sched_kernel_leave(t);
         return;
     }
-    limits_state.left--;
     /* An rr turn counted here too. */
     if (sched_turn_left() != UINT64_MAX) {
         sched_account_insns(1);
@@ -168,19 +172,38 @@ static err_t count_each_insn(struct task *t)
 err_t limits_before_run(struct task *t)
 {
     uint64_t turn = sched_turn_left();
-    limits_state.budget_set = -1;
+    struct cpu *c = t->cpu;
+    c->insn_budget_set = -1;
     if (!limits_state.counting && turn == UINT64_MAX)
         return OK;
     if (limits_state.per_insn)
         return count_each_insn(t);
-    int64_t avail = limits_state.counting ? limits_state.left - FINAL_STRETCH : INT64_MAX;
+    int64_t avail = limits_state.counting
+                        ? __atomic_load_n(&limits_state.left, __ATOMIC_RELAXED) - FINAL_STRETCH -
+                              limits_state.granted
+                        : INT64_MAX;
     int64_t budget = avail;
     limits_state.turn_bound = false;
+    c->insn_grant_bound = false;
     if (turn != UINT64_MAX && (uint64_t)budget > turn) {
         budget = (int64_t)turn;
         limits_state.turn_bound = true;
     }
-    limits_state.budget_set = budget;
+    /* In parallel each engine runs on a piece of what is left, so that
+     * together they never pass it; the last stretch is counted by the
+     * hook on every engine. */
+    if (sched_parallel() && limits_state.counting) {
+        if (budget <= 0) {
+            limits_state.per_insn = true;
+            return count_each_insn(t);
+        }
+        if (budget > PARALLEL_GRANT) {
+            budget = PARALLEL_GRANT;
+            c->insn_grant_bound = true;
+        }
+        limits_state.granted += budget;
+    }
+    c->insn_budget_set = budget;
     /* Counted in the translated code, no callback per block
      * (docs/performance.md); seccomp-emu's own stubs on the kernel
      * page are not the guest's and do not count. */
@@ -189,19 +212,25 @@ err_t limits_before_run(struct task *t)
 
 err_t limits_after_run(struct task *t)
 {
-    if (limits_state.budget_set < 0)
+    struct cpu *c = t->cpu;
+    if (c->insn_budget_set < 0)
         return OK;
     int64_t rest = 0;
     int hit = 0;
-    err_t e = UC_TRY(uc_ctl_get_insn_budget(t->cpu->uc, &rest, &hit));
+    err_t e = UC_TRY(uc_ctl_get_insn_budget(c->uc, &rest, &hit));
     if (e)
         return e;
-    uint64_t ran = limits_state.budget_set > rest ? (uint64_t)(limits_state.budget_set - rest) : 0;
-    limits_state.budget_set = -1;
+    int64_t set = c->insn_budget_set;
+    uint64_t ran = set > rest ? (uint64_t)(set - rest) : 0;
+    c->insn_budget_set = -1;
+    if (sched_parallel() && limits_state.counting)
+        limits_state.granted -= set;
     if (limits_state.counting)
-        limits_state.left -= (int64_t)MIN(ran, (uint64_t)INT64_MAX);
+        __atomic_fetch_sub(&limits_state.left, (int64_t)MIN(ran, (uint64_t)INT64_MAX),
+                           __ATOMIC_RELAXED);
     sched_account_insns(ran);
-    if (!hit)
+    /* A piece spent is not the end of the budget. */
+    if (!hit || c->insn_grant_bound)
         return OK;
     /* The engine stopped before a block the budget could not pay for: the
      * turn is over, or --max-insns enters its last stretch. */

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +34,9 @@ static struct {
     bool need_resched;
     uint64_t switches;
     struct sched_config cfg;
+    /* SCHED_POLICY_PARALLEL */
+    GQueue in_guest;      /* struct task *, running guest code */
+    GCond left_guest;     /* one of them stopped: for mm_stop_others() */
 } sched_state = { .cfg = { SCHED_POLICY_SLICE, SLICE_DEFAULT_NS, 0 } };
 
 static char *opt_sched;
@@ -48,6 +53,8 @@ static gboolean parse_sched(const char *name, const char *value, gpointer data, 
             (ms == 0 || ms > 1000))
             e = err_new("--sched=slice:MS takes 1 to 1000 milliseconds");
         sched_state.cfg.slice_ns = (int64_t)ms * 1000000;
+    } else if (!strcmp(parts[0], "parallel") && !parts[1]) {
+        sched_state.cfg.policy = SCHED_POLICY_PARALLEL;
     } else if (!strcmp(parts[0], "rr")) {
         sched_state.cfg.policy = SCHED_POLICY_RR;
         uint64_t n = 0;
@@ -57,7 +64,7 @@ static gboolean parse_sched(const char *name, const char *value, gpointer data, 
             e = err_new("--sched=rr:N: N must be positive");
         sched_state.cfg.rr_insns = n;
     } else
-        e = err_new("--sched must be slice[:MS] or rr:N, not '%s'", value);
+        e = err_new("--sched must be slice[:MS], rr:N or parallel, not '%s'", value);
     if (!e) {
         opt_sched = g_strdup(value);
         return TRUE;
@@ -70,13 +77,22 @@ static gboolean parse_sched(const char *name, const char *value, gpointer data, 
 static const GOptionEntry entries[] = {
     { "sched", 0, 0, G_OPTION_ARG_CALLBACK, (void *)parse_sched,
       "How guest tasks share the CPU: slice[:MS] (preempted after MS milliseconds, default "
-      "10) or rr:N (each runs N guest instructions in turn: one reproducible interleaving)",
+      "10), rr:N (each runs N guest instructions in turn: one reproducible interleaving) or "
+      "parallel (each task on an engine of its own, on the host's cores at once)",
       "POLICY" },
     { NULL },
 };
 
 GOptionGroup *sched_option_group(void)
 {
+    /* The default policy, for running a whole test suite under another
+     * (--sched, when given, still decides). */
+    const char *env = g_getenv("SECCOMP_EMU_SCHED");
+    GError *error = NULL;
+    if (env && !parse_sched("--sched", env, NULL, &error)) {
+        fprintf(stderr, "seccomp-emu: SECCOMP_EMU_SCHED: %s\n", error->message);
+        exit(2);
+    }
     GOptionGroup *g = g_option_group_new("sched", "Scheduling of guest threads and processes:",
                                          "Show the scheduling options", NULL, NULL);
     g_option_group_add_entries(g, entries);
@@ -89,6 +105,14 @@ static int64_t mono_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * NS + ts.tv_nsec;
+}
+
+static int64_t thread_cputime(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
     return ts.tv_sec * NS + ts.tv_nsec;
 }
 
@@ -113,10 +137,24 @@ static void enqueue(struct task *t)
     g_queue_push_tail(&sched_state.runq, t);
 }
 
+bool sched_parallel(void) { return sched_state.cfg.policy == SCHED_POLICY_PARALLEL; }
+
 /* The CPU time since the turn began goes to the task that had the CPU
- * and its process (only it ran guest code meanwhile). */
+ * and its process (only it ran guest code meanwhile).  In parallel, each
+ * task's own host thread's time since it was last charged: called by
+ * the task itself. */
 static void charge(struct task *t)
 {
+    if (sched_parallel()) {
+        int64_t now = thread_cputime(), used = now - t->se.cpu_mark;
+        t->se.cpu_mark = now;
+        if (used > 0) {
+            t->cputime_ns += used;
+            if (t->group)
+                t->group->cputime_ns += used;
+        }
+        return;
+    }
     int64_t now = process_cputime(), used = now - sched_state.turn_cpu;
     sched_state.turn_cpu = now;
     if (!t || used <= 0)
@@ -184,6 +222,103 @@ static void switch_to(struct task *t)
     sched_state.switches++;
 }
 
+/* ---- parallel: the kernel lock ---- */
+
+/* Make a task running guest code come into the kernel: stop its engine
+ * (the lock held).  A stop that lands before the engine starts is lost
+ * (uc_emu_start clears it), so `kicked` stays set until the task is in,
+ * and the timer thread repeats the stop each millisecond (sched_tick). */
+static void kick_locked(struct task *t)
+{
+    t->se.kicked = true;
+    if (t->cpu && t->cpu->uc)
+        (void)uc_ctl_stop_async(t->cpu->uc);
+}
+
+void sched_kernel_leave(struct task *t)
+{
+    if (!sched_parallel())
+        return;
+    sched_lock();
+    /* Only the holder stops an mm's engines, and it resumes them before
+     * it leaves the kernel itself. */
+    g_warn_if_fail(t->mm->stopping == 0);
+    t->se.in_guest = true;
+    t->se.guest_since = mono_now();
+    g_queue_push_tail(&sched_state.in_guest, t);
+    t->mm->in_guest++;
+    /* Asked to stop while it waited for the lock or was in the kernel (a
+     * signal, a group exit): a hook's task stops after it, as the holder
+     * that sends itself a signal does; the run loop looks anyway. */
+    if (t->se.kicked) {
+        t->se.kicked = false;
+        uc_emu_stop(t->cpu->uc);
+    }
+    sched_state.running = NULL;
+    dispatch();
+    sched_unlock();
+}
+
+void sched_kernel_enter(struct task *t)
+{
+    if (!sched_parallel())
+        return;
+    sched_lock();
+    t->se.in_guest = false;
+    g_queue_remove(&sched_state.in_guest, t);
+    if (--t->mm->in_guest == 0 && t->mm->stopping)
+        g_cond_broadcast(&sched_state.left_guest);
+    wait_turn(t);
+    /* Charged at most each millisecond: the thread's CPU clock is a host
+     * system call where the vDSO does not serve it. */
+    int64_t now = mono_now();
+    if (now - t->se.charged_at >= 1000000) {
+        charge(t);
+        t->se.charged_at = now;
+    }
+    sched_unlock();
+}
+
+/* mm_stop_hook: the holder is about to change the table of `mm` or its
+ * engines' maps.  Every other engine of the mm leaves guest code first
+ * (its task waits at the kernel lock, which the holder keeps) and none
+ * goes back before the change is done: a TLB fill, which reads the table
+ * from guest code, never meets it half-made, and no engine runs while
+ * another thread changes its regions. */
+static void mm_stop_others(struct mm *mm, bool stop)
+{
+    if (!sched_parallel())
+        return;
+    sched_lock();
+    if (!stop) {
+        mm->stopping--;
+        sched_unlock();
+        return;
+    }
+    /* Only the kernel lock's holder may change an mm: from guest code
+     * (a hook that did not take the lock) it would wait for itself. */
+    struct task *holder = sched_state.running;
+    if (!holder || !holder->se.has_thread || !pthread_equal(holder->se.thread, pthread_self())) {
+        g_critical("seccomp-emu: an address space changed outside the kernel lock");
+        mm->stopping++;
+        sched_unlock();
+        return;
+    }
+    if (mm->stopping++ == 0) {
+        while (mm->in_guest > 0) {
+            for (GList *l = sched_state.in_guest.head; l; l = l->next) {
+                struct task *o = l->data;
+                if (o->mm == mm)
+                    kick_locked(o);
+            }
+            /* Re-kicked each millisecond: see kick_locked(). */
+            gint64 until = g_get_monotonic_time() + 1000;
+            (void)g_cond_wait_until(&sched_state.left_guest, &sched_state.lock, until);
+        }
+    }
+    sched_unlock();
+}
+
 /* ---- tasks ---- */
 
 static unsigned host_cpus = 1;
@@ -199,7 +334,11 @@ void sched_init(struct task *first)
     g_mutex_init(&sched_state.lock);
     g_queue_init(&sched_state.runq);
     g_queue_init(&sched_state.sleepers);
+    g_queue_init(&sched_state.in_guest);
+    g_cond_init(&sched_state.left_guest);
+    mm_stop_hook = mm_stop_others;
     g_cond_init(&first->se.cond);
+    first->se.cpu_mark = thread_cputime();
     first->se.thread = pthread_self();
     first->se.has_thread = true;
     sched_state.running = first;
@@ -360,6 +499,10 @@ void sched_sleep(struct task *t, int64_t deadline_ns, void *pollfds, int nfds)
 static void wake_locked(struct task *t)
 {
     t->se.woken = true;
+    /* In parallel, one running guest code, or on its way into the
+     * kernel, looks at its signals at its next stop, made now. */
+    if (sched_parallel() && !t->se.sleeping && sched_state.running != t)
+        kick_locked(t);
     if (t->se.sleeping) {
         enqueue(t);
         if (!sched_state.running) {
@@ -423,6 +566,12 @@ void sched_exit(struct task *t)
 void sched_kick(void)
 {
     sched_lock();
+    if (sched_parallel() && !g_queue_is_empty(&sched_state.in_guest)) {
+        for (GList *l = sched_state.in_guest.head; l; l = l->next)
+            kick_locked(l->data);
+        sched_unlock();
+        return;
+    }
     struct task *t = sched_state.running;
     if (t && t->cpu && t->cpu->uc)
         (void)uc_ctl_stop_async(t->cpu->uc);
@@ -442,6 +591,23 @@ int sched_tick(void)
 {
     int wait = 1000;
     sched_lock();
+    if (sched_parallel()) {
+        /* Each task in guest code comes into the kernel once a slice (its
+         * CPU time is charged there, for the timers and limits that read
+         * it), and at once when kicked. */
+        int64_t now = mono_now();
+        for (GList *l = sched_state.in_guest.head; l; l = l->next) {
+            struct task *o = l->data;
+            int64_t used = now - o->se.guest_since;
+            if (o->se.kicked || used >= sched_state.cfg.slice_ns) {
+                kick_locked(o);
+                wait = 1;
+            } else
+                wait = (int)MIN(wait, MAX(1, (sched_state.cfg.slice_ns - used + 999999) / 1000000));
+        }
+        sched_unlock();
+        return wait;
+    }
     struct task *t = sched_state.running;
     if (t && sched_state.cfg.policy == SCHED_POLICY_SLICE && !g_queue_is_empty(&sched_state.runq)) {
         int64_t used = mono_now() - sched_state.turn_start;
@@ -488,7 +654,7 @@ int64_t sched_group_cputime(struct thread_group *g)
     sched_lock();
     int64_t n = g->cputime_ns;
     struct task *r = sched_state.running;
-    if (r && r->group == g)
+    if (r && r->group == g && !sched_parallel())
         n += process_cputime() - sched_state.turn_cpu;
     sched_unlock();
     return n;
@@ -497,8 +663,10 @@ int64_t sched_group_cputime(struct thread_group *g)
 int64_t sched_task_cputime(struct task *t)
 {
     sched_lock();
+    if (sched_parallel() && t->se.has_thread && pthread_equal(t->se.thread, pthread_self()))
+        charge(t);
     int64_t n = t->cputime_ns;
-    if (sched_state.running == t)
+    if (sched_state.running == t && !sched_parallel())
         n += process_cputime() - sched_state.turn_cpu;
     sched_unlock();
     return n;

@@ -46,11 +46,18 @@ struct sched_entity {
     bool polling;      /* sleeping in poll(): a wake-up interrupts it */
     uc_context *regs;  /* its registers while another task's are loaded */
     void (*body)(struct task *t);
+    /* --sched=parallel */
+    bool in_guest;     /* running guest code, outside the kernel lock */
+    bool kicked;       /* ... and asked to come into the kernel */
+    int64_t charged_at; /* monotonic, when its CPU time was last charged */
+    int64_t guest_since; /* monotonic, when it last left the kernel */
+    int64_t cpu_mark;  /* its host thread's CPU time when last charged */
 };
 
 enum sched_policy {
     SCHED_POLICY_SLICE, /* time slices, preempted by the timer thread */
     SCHED_POLICY_RR,    /* a fixed count of guest instructions per turn */
+    SCHED_POLICY_PARALLEL, /* every task on an engine of its own, at once */
 };
 
 struct sched_config {
@@ -62,6 +69,18 @@ struct sched_config {
 /* --sched */
 GOptionGroup *sched_option_group(void);
 const struct sched_config *sched_config(void);
+
+/* --sched=parallel: tasks run guest code at the same time, each on an
+ * engine of its own (those of one mm in one Unicorn parallel group), and
+ * "the CPU" above is only the kernel lock: a task holds it while it is in
+ * the emulated kernel (a call, a fault, a signal's delivery), never while
+ * it runs guest code.  sched_kernel_leave() before each engine start and
+ * sched_kernel_enter() after it, and around each hook that acts as the
+ * kernel; no-ops under the other policies, where the holder runs guest
+ * code too. */
+bool sched_parallel(void);
+void sched_kernel_enter(struct task *t);
+void sched_kernel_leave(struct task *t);
 
 /* The guest's first task takes the CPU on the calling thread (main). */
 void sched_init(struct task *first);

@@ -196,12 +196,12 @@ struct task **task_all(unsigned *n)
     return all;
 }
 
-/* Stop the engine if this task is the one on it: it leaves its run loop
- * at the next stop; a task elsewhere (asleep, queued) leaves when it next
- * looks. */
+/* Stop the engine if this task is the caller: it leaves its run loop at
+ * the next stop; a task elsewhere (asleep, queued, or in parallel running
+ * guest code, whose engine sched_wake() stops) leaves when it next looks. */
 static void leave_run_loop(struct task *t)
 {
-    if (t->cpu && t->cpu->current == t && t->cpu->uc)
+    if (t == sched_current() && t->cpu && t->cpu->uc)
         uc_emu_stop(t->cpu->uc);
     sched_wake(t);
 }
