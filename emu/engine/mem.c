@@ -1520,6 +1520,35 @@ void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
     resume_others(mm);
 }
 
+static bool code_writable(const struct vma *v)
+{
+    return (v->prot & PROT_EXEC_LINUX) && ((v->prot & PROT_WRITE_LINUX) || v->shared) &&
+           !v->hidden;
+}
+
+bool mm_code_writable(const struct mm *mm)
+{
+    for (guint i = 0; i < mm->vmas->len; i++)
+        if (code_writable(VMA(mm, i)))
+            return true;
+    return false;
+}
+
+void mm_drop_writable_code(struct mm *mm, uc_engine *uc)
+{
+    for (guint i = 0; i < mm->vmas->len; i++) {
+        const struct vma *v = VMA(mm, i);
+        if (!code_writable(v))
+            continue;
+        err_t e = UC_TRY(uc_ctl_remove_cache(uc, v->start, v->end));
+        if (e) {
+            /* Stale code would run: reported, never ignored. */
+            g_critical("%s", e);
+            err_free(e);
+        }
+    }
+}
+
 void mm_hide(struct mm *mm, uint64_t addr)
 {
     stop_others(mm);

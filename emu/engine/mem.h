@@ -93,7 +93,21 @@ struct mm {
     uc_parallel_group *group;
     unsigned in_guest;
     unsigned stopping;
+    /* ... and when it holds code that a guest store can change (a mapping
+     * both writable and executable, or an executable shared one: see
+     * mm_code_writable), the one task whose engine may run guest code,
+     * and the engine that ran it last (opaque to this layer). */
+    bool code_writable;
+    const void *guest_owner;
+    const void *last_guest_engine;
 };
+
+/* Does the mm hold a mapping whose code a guest store can change: one
+ * both writable and executable, or an executable shared one (its pages
+ * may be writable through another mapping)? */
+bool mm_code_writable(const struct mm *mm);
+/* Drop `uc`'s translations of all such mappings. */
+void mm_drop_writable_code(struct mm *mm, uc_engine *uc);
 
 /* Called with `stop` true before, and false after, every change of an
  * mm's table or of its engines' maps (mm_map_fixed, mm_mmap, mm_munmap,

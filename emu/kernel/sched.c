@@ -37,6 +37,7 @@ static struct {
     /* SCHED_POLICY_PARALLEL */
     GQueue in_guest;      /* struct task *, running guest code */
     GCond left_guest;     /* one of them stopped: for mm_stop_others() */
+    GCond guest_free;     /* an mm's guest code may run again (code_writable) */
 } sched_state = { .cfg = { SCHED_POLICY_SLICE, SLICE_DEFAULT_NS, 0 } };
 
 static char *opt_sched;
@@ -235,27 +236,44 @@ static void kick_locked(struct task *t)
         (void)uc_ctl_stop_async(t->cpu->uc);
 }
 
+/* Code that a guest store can change runs on one engine of its mm at a
+ * time: the engines translate apart, and an engine sees only its own
+ * stores to code it translated.  One that takes over from another drops
+ * its translations of such code first.  Called with the lock held, and
+ * the kernel lock already given away. */
+static void take_guest_code(struct task *t)
+{
+    struct mm *mm = t->mm;
+    while (mm->stopping || (mm->guest_owner && mm->guest_owner != t))
+        g_cond_wait(&sched_state.guest_free, &sched_state.lock);
+    if (!mm->code_writable || mm->engines->len < 2)
+        return;
+    mm->guest_owner = t;
+    if (mm->last_guest_engine != t->cpu) {
+        mm_drop_writable_code(mm, t->cpu->uc);
+        mm->last_guest_engine = t->cpu;
+    }
+}
+
 void sched_kernel_leave(struct task *t)
 {
     if (!sched_parallel())
         return;
     sched_lock();
-    /* Only the holder stops an mm's engines, and it resumes them before
-     * it leaves the kernel itself. */
-    g_warn_if_fail(t->mm->stopping == 0);
+    sched_state.running = NULL;
+    dispatch();
+    take_guest_code(t);
     t->se.in_guest = true;
     t->se.guest_since = mono_now();
     g_queue_push_tail(&sched_state.in_guest, t);
     t->mm->in_guest++;
-    /* Asked to stop while it waited for the lock or was in the kernel (a
-     * signal, a group exit): a hook's task stops after it, as the holder
-     * that sends itself a signal does; the run loop looks anyway. */
-    if (t->se.kicked) {
-        t->se.kicked = false;
+    /* Asked to stop while it was in the kernel or waited to enter it (a
+     * signal, a group exit): a hook's task stops after the hook, as the
+     * holder that sends itself a signal does.  A stop made before the
+     * engine starts is lost, so `kicked` stays set for the timer thread
+     * to repeat it. */
+    if (t->se.kicked)
         uc_emu_stop(t->cpu->uc);
-    }
-    sched_state.running = NULL;
-    dispatch();
     sched_unlock();
 }
 
@@ -265,9 +283,14 @@ void sched_kernel_enter(struct task *t)
         return;
     sched_lock();
     t->se.in_guest = false;
+    t->se.kicked = false;
     g_queue_remove(&sched_state.in_guest, t);
     if (--t->mm->in_guest == 0 && t->mm->stopping)
         g_cond_broadcast(&sched_state.left_guest);
+    if (t->mm->guest_owner == t) {
+        t->mm->guest_owner = NULL;
+        g_cond_broadcast(&sched_state.guest_free);
+    }
     wait_turn(t);
     /* Charged at most each millisecond: the thread's CPU clock is a host
      * system call where the vDSO does not serve it. */
@@ -291,7 +314,10 @@ static void mm_stop_others(struct mm *mm, bool stop)
         return;
     sched_lock();
     if (!stop) {
-        mm->stopping--;
+        if (--mm->stopping == 0) {
+            mm->code_writable = mm_code_writable(mm);
+            g_cond_broadcast(&sched_state.guest_free);
+        }
         sched_unlock();
         return;
     }
@@ -336,6 +362,7 @@ void sched_init(struct task *first)
     g_queue_init(&sched_state.sleepers);
     g_queue_init(&sched_state.in_guest);
     g_cond_init(&sched_state.left_guest);
+    g_cond_init(&sched_state.guest_free);
     mm_stop_hook = mm_stop_others;
     g_cond_init(&first->se.cond);
     first->se.cpu_mark = thread_cputime();
