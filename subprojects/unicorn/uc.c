@@ -2810,6 +2810,22 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
         }
         break;
 
+    case UC_CTL_PARALLEL_IDLE:
+
+        if (rw == UC_CTL_IO_WRITE) {
+            int idle = va_arg(args, int);
+            if (uc->parallel_group) {
+                if (idle) {
+                    parallel_exec_end(uc);
+                } else {
+                    parallel_exec_start(uc);
+                }
+            }
+        } else {
+            err = UC_ERR_ARG;
+        }
+        break;
+
     case UC_CTL_PARALLEL_GROUP:
 
         UC_INIT(uc);

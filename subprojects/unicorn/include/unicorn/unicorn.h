@@ -627,6 +627,13 @@ typedef enum uc_control_type {
     // Flushes the translations.  NULL leaves the group.
     // Write: @args = (uc_parallel_group *)
     UC_CTL_PARALLEL_GROUP,
+    // seccomp-emu: from a hook, the engine steps out of its group's running
+    // engines (1) until it steps back (0): a hook that waits (for a lock, a
+    // sleep) must not hold up another engine's exclusive step, as QEMU's
+    // linux-user leaves cpu_exec around a system call.  Stepping back
+    // waits while another engine runs exclusively.  No-op outside a group.
+    // Write: @args = (int)
+    UC_CTL_PARALLEL_IDLE,
 } uc_control_type;
 
 /*
@@ -722,6 +729,8 @@ See sample_ctl.c for a detailed example.
 #define uc_ctl_stop_async(uc) uc_ctl(uc, UC_CTL_WRITE(UC_CTL_STOP_ASYNC, 0))
 #define uc_ctl_parallel_group(uc, group)                                       \
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_PARALLEL_GROUP, 1), (group))
+#define uc_ctl_parallel_idle(uc, idle)                                         \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_PARALLEL_IDLE, 1), (int)(idle))
 
 // seccomp-emu: a group of engines that run in parallel (UC_CTL_PARALLEL_GROUP)
 typedef struct uc_parallel_group uc_parallel_group;
