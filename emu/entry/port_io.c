@@ -13,9 +13,9 @@ static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
 {
     (void)uc, (void)port, (void)size;
     struct task *t = cpu_task(user);
-    sched_kernel_enter(t);
+    sched_hook_enter(t);
     exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
     return 0;
 }
 
@@ -23,9 +23,9 @@ static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, voi
 {
     (void)uc, (void)port, (void)size, (void)value;
     struct task *t = cpu_task(user);
-    sched_kernel_enter(t);
+    sched_hook_enter(t);
     exception_raise(t, X86_TRAP_GP_LINUX, 0, 0);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
 }
 
 err_t port_io_install(struct cpu *c)

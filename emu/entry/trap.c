@@ -553,11 +553,11 @@ static bool bad_access_trap(uc_engine *uc, uc_mem_type type, uint64_t address, i
  * thread) makes no call: it leaves its run loop. */
 static bool enter_kernel(struct task *t, uc_engine *uc)
 {
-    sched_kernel_enter(t);
+    sched_hook_enter(t);
     if (t->state == TASK_RUNNING)
         return true;
     uc_emu_stop(uc);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
     return false;
 }
 
@@ -567,7 +567,7 @@ static void hook_syscall(uc_engine *uc, void *user)
     if (!enter_kernel(t, uc))
         return;
     syscall_trap(uc, user);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
 }
 
 static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
@@ -576,7 +576,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     if (!enter_kernel(t, uc))
         return;
     intr_trap(uc, intno, user);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
 }
 
 static void hook_sysenter(uc_engine *uc, void *user)
@@ -585,7 +585,7 @@ static void hook_sysenter(uc_engine *uc, void *user)
     if (!enter_kernel(t, uc))
         return;
     sysenter_trap(uc, user);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
 }
 
 static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -594,7 +594,7 @@ static void hook_kernel_page(uc_engine *uc, uint64_t address, uint32_t size, voi
     if (!enter_kernel(t, uc))
         return;
     kernel_page_trap(uc, address, size, user);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
 }
 
 static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
@@ -604,7 +604,7 @@ static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, i
     if (!enter_kernel(t, uc))
         return false;
     bool handled = bad_access_trap(uc, type, address, size, value, user);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
     return handled;
 }
 
@@ -619,7 +619,7 @@ static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user
     if (!vdso_time_serves(t, address) || !enter_kernel(t, uc))
         return;
     vdso_time_hook(t, address);
-    sched_kernel_leave(t);
+    sched_hook_leave(t);
 }
 
 err_t trap_install(struct cpu *c)

@@ -140,9 +140,9 @@ static void on_insn(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
      * run at all.  Engines in parallel count down the one total. */
     if (__atomic_fetch_sub(&limits_state.left, 1, __ATOMIC_RELAXED) <= 0) {
         __atomic_fetch_add(&limits_state.left, 1, __ATOMIC_RELAXED);
-        sched_kernel_enter(t);
+        sched_hook_enter(t);
         kill_over_budget(t);
-        sched_kernel_leave(t);
+        sched_hook_leave(t);
         return;
     }
     /* An rr turn counted here too. */

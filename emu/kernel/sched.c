@@ -236,6 +236,25 @@ static void kick_locked(struct task *t)
         (void)uc_ctl_stop_async(t->cpu->uc);
 }
 
+void sched_hook_enter(struct task *t)
+{
+    if (!sched_parallel())
+        return;
+    /* Not a running engine of its group while it waits here: another
+     * engine's exclusive step would wait for it, and it for the lock that
+     * engine's task may be waiting to take (uc_ctl_parallel_idle). */
+    (void)uc_ctl_parallel_idle(t->cpu->uc, 1);
+    sched_kernel_enter(t);
+}
+
+void sched_hook_leave(struct task *t)
+{
+    if (!sched_parallel())
+        return;
+    sched_kernel_leave(t);
+    (void)uc_ctl_parallel_idle(t->cpu->uc, 0);
+}
+
 /* Code that a guest store can change runs on one engine of its mm at a
  * time: the engines translate apart, and an engine sees only its own
  * stores to code it translated.  One that takes over from another drops

@@ -81,6 +81,10 @@ const struct sched_config *sched_config(void);
 bool sched_parallel(void);
 void sched_kernel_enter(struct task *t);
 void sched_kernel_leave(struct task *t);
+/* The same from a hook, inside the engine, which meanwhile steps out of
+ * its group's running engines. */
+void sched_hook_enter(struct task *t);
+void sched_hook_leave(struct task *t);
 
 /* The guest's first task takes the CPU on the calling thread (main). */
 void sched_init(struct task *first);
