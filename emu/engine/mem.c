@@ -780,6 +780,10 @@ static uint64_t vma_run_end(const struct mm *mm, guint i)
 {
     const struct vma *v = VMA(mm, i);
     uint64_t end = v->end;
+    /* A special mapping is one piece and one VMA ([vvar] and
+     * [vvar_vclock] are two, side by side). */
+    if (v->special)
+        return end;
     for (guint k = i + 1; k < mm->vmas->len; k++) {
         const struct vma *w = VMA(mm, k);
         if (w->start != end || w->prot != v->prot || w->shared != v->shared ||
@@ -819,8 +823,10 @@ static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
     return e;
 }
 
-/* remap_is_valid(): can [old, old+old_len) of the mapping at index vi
- * become new_len long? */
+/* check_prep_vma() (Linux 6.17 and later): can [old, old+old_len) of the
+ * mapping at index vi become new_len long?  Asked before anything is
+ * unmapped, a fixed destination included (6.16 and before asked part of
+ * it after unmapping the destination). */
 static int64_t remap_valid(struct mm *mm, guint vi, uint64_t old, uint64_t old_len,
                            uint64_t new_len, bool dontunmap)
 {
@@ -831,6 +837,8 @@ static int64_t remap_valid(struct mm *mm, guint vi, uint64_t old, uint64_t old_l
         return -EINVAL_LINUX;
     if (dontunmap && v->special)
         return -EINVAL_LINUX;
+    /* A shrink may cross the VMA's end in the part it unmaps. */
+    old_len = MIN(old_len, new_len);
     /* never across a VMA's end */
     if (old_len > vma_run_end(mm, vi) - old)
         return -EFAULT_LINUX;
@@ -886,6 +894,44 @@ static int64_t remap_view(struct mm *mm, guint vi, uint64_t old, uint64_t len, u
     return (int64_t)dst;
 }
 
+static int64_t remap_vma(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
+                         int flags, uint64_t new_addr);
+
+/* remap_move() (Linux 6.17 and later): a fixed move that keeps the length
+ * moves every mapping in [old, old+len), each with its own checks and in
+ * turn, the gaps between them kept; only the first must start at `old`.
+ * What moved stays moved when a later one fails. */
+static int64_t remap_move(struct mm *mm, uint64_t old, uint64_t len, int flags,
+                          uint64_t new_addr)
+{
+    const uint64_t end = old + len;
+    uint64_t at = old, target = new_addr, last_end = 0;
+    int64_t first = -EFAULT_LINUX;
+    bool seen = false;
+    for (;;) {
+        guint i = first_above(mm, at);
+        while (i < mm->vmas->len && VMA(mm, i)->hidden)
+            i++;
+        if (i >= mm->vmas->len || VMA(mm, i)->start >= end)
+            break;
+        uint64_t start = VMA(mm, i)->start, run_end = vma_run_end(mm, i);
+        if (!seen && old < start)
+            return -EFAULT_LINUX; /* no gap at the start */
+        uint64_t from = MAX(start, old), n = MIN(end, run_end) - from;
+        uint64_t dst = target + (seen ? start - last_end : 0);
+        last_end = run_end;
+        int64_t r = remap_vma(mm, from, n, n, flags, dst);
+        if (r < 0)
+            return r;
+        if (!seen)
+            first = r;
+        seen = true;
+        target = (uint64_t)r + n;
+        at = run_end;
+    }
+    return first;
+}
+
 static int64_t mm_mremap_stopped(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len, int flags,
                   uint64_t new_addr)
 {
@@ -909,6 +955,17 @@ static int64_t mm_mremap_stopped(struct mm *mm, uint64_t old, uint64_t old_len, 
     if (to_new && (new_addr > mm->limit - new_len ||
                    (new_addr < old + old_len && old < new_addr + new_len)))
         return -EINVAL_LINUX;
+    if ((flags & MREMAP_FIXED_LINUX) && old_len == new_len)
+        return remap_move(mm, old, old_len, flags, new_addr);
+    return remap_vma(mm, old, old_len, new_len, flags, new_addr);
+}
+
+/* The rest of do_mremap() for the one mapping that holds `old`. */
+static int64_t remap_vma(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
+                         int flags, uint64_t new_addr)
+{
+    bool to_new = flags & (MREMAP_FIXED_LINUX | MREMAP_DONTUNMAP_LINUX);
+    bool dontunmap = flags & MREMAP_DONTUNMAP_LINUX;
     guint vi = first_above(mm, old);
     if (vi >= mm->vmas->len || VMA(mm, vi)->start > old || VMA(mm, vi)->hidden)
         return -EFAULT_LINUX;
@@ -938,13 +995,11 @@ static int64_t mm_mremap_stopped(struct mm *mm, uint64_t old, uint64_t old_len, 
         if (!(flags & MREMAP_MAYMOVE_LINUX))
             return -ENOMEM_LINUX;
     } else {
-        /* check_prep_vma(): what will move must lie in the mapping, before
-         * anything is unmapped.  mremap_to(): a fixed destination is
-         * cleared first, a shrinking move leaves its tail behind, unmapped. */
-        if (!old_len && !VMA(mm, vi)->shared)
-            return -EINVAL_LINUX;
-        if (MIN(old_len, new_len) > vma_run_end(mm, vi) - old)
-            return -EFAULT_LINUX;
+        /* check_prep_vma(), before anything is unmapped; then mremap_to():
+         * a fixed destination is cleared first, a shrinking move leaves
+         * its tail behind, unmapped. */
+        if ((r = remap_valid(mm, vi, old, old_len, new_len, dontunmap)))
+            return r;
         if (flags & MREMAP_FIXED_LINUX) {
             if ((r = unmap_range(mm, new_addr, new_len)))
                 return r;
@@ -958,8 +1013,6 @@ static int64_t mm_mremap_stopped(struct mm *mm, uint64_t old, uint64_t old_len, 
             old_len = new_len;
             vi = first_above(mm, old);
         }
-        if ((r = remap_valid(mm, vi, old, old_len, new_len, dontunmap)))
-            return r;
         if (dontunmap && mm->max_mapped && mm->mapped + old_len > mm->max_mapped)
             return -ENOMEM_LINUX;
     }
