@@ -182,6 +182,40 @@ err_t elf_parse(const uint8_t *d, size_t len, struct elf_info *out)
     return OK;
 }
 
+/* The end of the pages a segment's file part fills. */
+static uint64_t file_pages_end(const struct elf_segment *s, uint64_t bias)
+{
+    return PAGE_ALIGN_LINUX(s->vaddr + bias + s->filesz);
+}
+
+/* Map [lo, hi) of segment s where nothing is mapped yet; a page another
+ * segment mapped already gets the union of both permissions.  Mapping by
+ * mapping, never page by page: a segment may span most of the address
+ * space (p_memsz near 2^47), and costs nothing until touched. */
+static err_t map_segment(struct task *t, const struct elf_segment *s, uint64_t lo, uint64_t hi)
+{
+    for (uint64_t at = lo; at < hi;) {
+        const struct vma *v = mm_find(t->mm, at);
+        if (v) {
+            uint64_t end = MIN(v->end, hi);
+            if ((v->prot | s->prot) != v->prot) {
+                int64_t r = mm_mprotect(t->mm, at, end - at, v->prot | s->prot);
+                if (r < 0)
+                    return err_new("cannot share a page between segments");
+            }
+            at = end;
+            continue;
+        }
+        const struct vma *next = mm_next(t->mm, at);
+        uint64_t end = next ? MIN(next->start, hi) : hi;
+        err_t e = mm_map_fixed(t->mm, at, end - at, s->prot, "[elf]", NULL);
+        if (e)
+            return e;
+        at = end;
+    }
+    return OK;
+}
+
 err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_info *info,
                struct elf_loaded *out)
 {
@@ -195,28 +229,19 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
     for (size_t i = 0; i < info->nseg; i++) {
         const struct elf_segment *s = &info->seg[i];
         uint64_t lo = PAGE_DOWN(s->vaddr + bias), hi = PAGE_ALIGN_LINUX(s->vaddr + bias + s->memsz);
-        /* Mapping by mapping, never page by page: a segment may span most
-         * of the address space (p_memsz near 2^47), and costs nothing
-         * until touched. */
-        for (uint64_t at = lo; at < hi;) {
-            const struct vma *v = mm_find(t->mm, at);
-            if (v) {
-                uint64_t end = MIN(v->end, hi);
-                if ((v->prot | s->prot) != v->prot) {
-                    int64_t r = mm_mprotect(t->mm, at, end - at, v->prot | s->prot);
-                    if (r < 0)
-                        return err_new("cannot share a page between segments");
-                }
-                at = end;
-                continue;
-            }
-            const struct vma *next = mm_next(t->mm, at);
-            uint64_t end = next ? MIN(next->start, hi) : hi;
-            err_t e = mm_map_fixed(t->mm, at, end - at, s->prot, "[elf]", NULL);
+        /* The pages the file fills and the zeroed ones after them are two
+         * mappings, as Linux's elf_load() maps the file and then the rest
+         * anonymously. */
+        uint64_t file_end = file_pages_end(s, bias);
+        if (lo < file_end && file_end < hi) {
+            err_t e = map_segment(t, s, lo, file_end);
             if (e)
                 return e;
-            at = end;
+            lo = file_end;
         }
+        err_t e = map_segment(t, s, lo, hi);
+        if (e)
+            return e;
     }
     /* Contents after all pages exist, so shared pages receive both. */
     for (size_t i = 0; i < info->nseg; i++) {
@@ -229,12 +254,14 @@ err_t elf_load(struct task *t, const uint8_t *d, size_t len, const struct elf_in
             done += n;
         }
     }
-    /* A read-only segment's pages stay the file's (mapped from the page
-     * cache, never copied); a writable one's become the process's own. */
+    /* What the file fills is a mapping of it; a read-only segment's pages
+     * stay the file's (mapped from the page cache, never copied), a
+     * writable one's become the process's own. */
     for (size_t i = 0; i < info->nseg; i++) {
         const struct elf_segment *s = &info->seg[i];
-        if (s->filesz && !(s->prot & PROT_WRITE_LINUX))
-            mm_mark_file_pages(t->mm, PAGE_DOWN(s->vaddr + bias), s->filesz);
+        uint64_t lo = PAGE_DOWN(s->vaddr + bias);
+        if (s->filesz)
+            mm_mark_file_pages(t->mm, lo, file_pages_end(s, bias) - lo);
     }
     out->bias = bias;
     out->entry = info->entry + bias;

@@ -411,7 +411,7 @@ static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct
 {
     struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .name = like->name,
                      .shared = like->shared, .no_write = like->no_write,
-                     .locked = like->locked };
+                     .locked = like->locked, .file = like->file };
     return map_chunk(mm, v, like->shared ? 0 : PAGE_ALIGN_LINUX(MAX(len, grown)), NULL);
 }
 
@@ -788,7 +788,7 @@ static uint64_t vma_run_end(const struct mm *mm, guint i)
         const struct vma *w = VMA(mm, k);
         if (w->start != end || w->prot != v->prot || w->shared != v->shared ||
             w->special != v->special || w->hidden || vma_is_stack(w) != vma_is_stack(v) ||
-            w->locked != v->locked)
+            w->locked != v->locked || w->file != v->file)
             break;
         end = w->end;
     }
@@ -1096,9 +1096,12 @@ static void mm_deny_write_stopped(struct mm *mm, uint64_t addr, uint64_t len)
 
 static void mm_mark_file_pages_stopped(struct mm *mm, uint64_t addr, uint64_t len)
 {
-    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++)
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len;
+         i++) {
+        VMA(mm, i)->file = true;
         if (!(VMA(mm, i)->prot & PROT_WRITE_LINUX))
             VMA(mm, i)->file_pages = true;
+    }
 }
 
 static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len);
@@ -1165,11 +1168,16 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
     case MADV_FREE_LINUX:
         /* Private anonymous memory only; its pages go under memory pressure
          * alone, and read back unchanged until then, as they do here. */
-        return v->shared || v->special || v->locked ? -EINVAL_LINUX : 0;
+        return v->shared || v->file || v->special || v->locked ? -EINVAL_LINUX : 0;
     case MADV_REMOVE_LINUX:
-        /* Punches a hole in the object behind a shared mapping: zeros. */
-        if (v->locked || !v->shared)
+        /* Punches a hole in the object behind a shared mapping (a shared
+         * anonymous one's is shmem): zeros.  madvise_remove(): anonymous
+         * memory has no object, a private or read-only view of a file may
+         * not punch it. */
+        if (v->locked || (!v->shared && !v->file))
             return -EINVAL_LINUX;
+        if (!v->shared || v->no_write)
+            return -EACCES_LINUX;
         {
             err_t e = zero_host(v->host + (from - v->start), to - from);
             return e ? map_errno(e) : 0;
@@ -1184,7 +1192,7 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
     case MADV_PAGEOUT_LINUX:
         return v->locked || v->special == VMA_VVAR ? -EINVAL_LINUX : 0;
     case MADV_WIPEONFORK_LINUX:
-        return v->shared ? -EINVAL_LINUX : 0;
+        return v->shared || v->file ? -EINVAL_LINUX : 0;
     case MADV_DONTFORK_LINUX:
     case MADV_DOFORK_LINUX:
         return v->special == VMA_VVAR ? -EINVAL_LINUX : 0; /* VM_IO */

@@ -35,6 +35,11 @@ struct vma {
     bool no_write;       /* MAP_SHARED of a read-only descriptor: PROT_WRITE can
                             never be added (Linux's VM_MAYWRITE clear) */
     bool locked;         /* MAP_LOCKED (VM_LOCKED) */
+    bool file;           /* a private mapping of a file or of the program's
+                            file-backed segment part (Linux's vm_file), written
+                            or not: madvise refuses what only anonymous memory
+                            takes, and Linux never merges it with an anonymous
+                            neighbour */
     bool file_pages;     /* a private mapping of a file (or a segment of the
                             program) that has never been writable: its pages
                             are still the file's, not anonymous copies (a
@@ -150,8 +155,9 @@ uint64_t mm_brk(struct mm *mm, uint64_t want);
 /* Mark [addr, addr+len), just mapped, as a shared mapping of a read-only
  * descriptor: mprotect can then never add PROT_WRITE (EACCES). */
 void mm_deny_write(struct mm *mm, uint64_t addr, uint64_t len);
-/* Mark [addr, addr+len), just mapped read-only and private, as a file's
- * pages (vma.file_pages) until it is made writable. */
+/* Mark [addr, addr+len), just mapped private from a file, as a file's
+ * mapping (vma.file), and its pages, where it is not writable, as the
+ * file's (vma.file_pages) until it is made writable. */
 void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len);
 /* RLIMIT_DATA's soft and hard values, in bytes, as mmap, mprotect, mremap
  * and brk test them. */
