@@ -239,6 +239,10 @@ err_t uctx_write(struct cpu *cpu, const struct uctx *c, uint64_t *start)
             (e = load_seg(cpu, UC_X86_REG_GS, (uint16_t)s[5], c->gs)))
             return e;
     }
+    /* iret refuses a null code segment (#GP), which Unicorn would load
+     * and run with, single-stepping first when TF is set. */
+    if (!(c->cs & ~3))
+        return err_new("null code segment selector 0x%x refused", c->cs);
     if ((s[0] & 3) == 0) {
         /* Stopped on a CPL 0 stub (sysenter): leave through the iret
          * stub, as the first entry to user mode did. */
