@@ -672,16 +672,25 @@ do_check_protect_pse36:
     return 1;
 }
 
-/* A memory access the translator marked aligned (MO_ALIGN_*: the 16-byte
- * SSE forms) met a misaligned address: #GP(0), as the hardware raises it,
- * before the page is looked up.  retaddr restores eip to the instruction. */
+/* A memory access the translator marked aligned met a misaligned address,
+ * before the page is looked up; retaddr restores eip to the instruction.
+ * With alignment checking on (CPL 3, EFLAGS.AC, CR0.AM: the integer
+ * accesses carry MO_ALIGN, see ac_align in translate.c) it is #AC with
+ * error code 0; otherwise it is one of the 16-byte SSE forms
+ * (MO_ALIGN_16), #GP(0).  A misaligned SSE form while alignment checking
+ * is on is #AC here, where the hardware raises #GP. */
 void x86_cpu_do_unaligned_access(CPUState *cs, vaddr addr,
                                  MMUAccessType access_type,
                                  int mmu_idx, uintptr_t retaddr)
 {
     X86CPU *cpu = X86_CPU(cs);
+    CPUX86State *env = &cpu->env;
 
-    raise_exception_err_ra(&cpu->env, EXCP0D_GPF, 0, retaddr);
+    if ((env->hflags & HF_CPL_MASK) == 3 && (env->eflags & AC_MASK) &&
+        (env->cr[0] & CR0_AM_MASK)) {
+        raise_exception_err_ra(env, EXCP11_ALGN, 0, retaddr);
+    }
+    raise_exception_err_ra(env, EXCP0D_GPF, 0, retaddr);
 }
 
 bool x86_cpu_tlb_fill(CPUState *cs, vaddr addr, int size,

@@ -172,6 +172,7 @@ typedef struct DisasContext {
     int jmp_opt; /* use direct block chaining for direct jumps */
     int repz_opt; /* optimize jumps within repz instructions */
     int mem_index; /* select memory access functions */
+    int ac_align; /* seccomp-emu: MO_ALIGN while alignment checking (#AC) is on */
     uint64_t flags; /* all execution flags */
     int popl_esp_hack; /* for correct popl with esp base handling */
     int rip_offset; /* only used in x86_64, but left for simplicity */
@@ -564,7 +565,7 @@ static inline void gen_op_ld_v(DisasContext *s, int idx, TCGv t0, TCGv a0)
     if (HOOK_EXISTS(s->uc, UC_HOOK_MEM_READ))
         gen_sync_pc(tcg_ctx, s->prev_pc); // Unicorn: sync EIP
 
-    tcg_gen_qemu_ld_tl(tcg_ctx, t0, a0, s->mem_index, idx | MO_LE);
+    tcg_gen_qemu_ld_tl(tcg_ctx, t0, a0, s->mem_index, idx | MO_LE | s->ac_align);
 }
 
 static inline void gen_op_st_v(DisasContext *s, int idx, TCGv t0, TCGv a0)
@@ -574,7 +575,7 @@ static inline void gen_op_st_v(DisasContext *s, int idx, TCGv t0, TCGv a0)
     if (HOOK_EXISTS(s->uc, UC_HOOK_MEM_WRITE))
         gen_sync_pc(tcg_ctx, s->prev_pc); // Unicorn: sync EIP
 
-    tcg_gen_qemu_st_tl(tcg_ctx, t0, a0, s->mem_index, idx | MO_LE);
+    tcg_gen_qemu_st_tl(tcg_ctx, t0, a0, s->mem_index, idx | MO_LE | s->ac_align);
 }
 
 static inline void gen_op_st_rm_T0_A0(DisasContext *s, int idx, int d)
@@ -7722,6 +7723,13 @@ static void i386_tr_init_disas_context(DisasContextBase *dcbase, CPUState *cpu)
     /* select memory access functions */
     dc->mem_index = 0;
     dc->mem_index = cpu_mmu_index(env, false);
+    /* seccomp-emu: alignment checking, at CPL 3 with EFLAGS.AC (a TB
+     * flag: popf ends the block) and CR0.AM (set once, before anything is
+     * translated).  The integer loads and stores made through
+     * gen_op_ld_v/gen_op_st_v must then be naturally aligned; a misaligned
+     * one is #AC (x86_cpu_do_unaligned_access). */
+    dc->ac_align = (dc->cpl == 3 && (flags & AC_MASK) && (env->cr[0] & CR0_AM_MASK))
+                       ? MO_ALIGN : 0;
     dc->cpuid_features = env->features[FEAT_1_EDX];
     dc->cpuid_ext_features = env->features[FEAT_1_ECX];
     dc->cpuid_ext2_features = env->features[FEAT_8000_0001_EDX];
