@@ -67,6 +67,7 @@
 #define ILL_ILLOPN_LINUX 2
 #define FPE_INTDIV_LINUX 1
 #define TRAP_BRKPT_LINUX 1
+#define BUS_ADRALN_LINUX 1
 #define BUS_ADRERR_LINUX 2
 
 /* itimers */

@@ -13,6 +13,7 @@
 #define CR0_MP (1u << 1)
 #define CR0_EM (1u << 2)
 #define CR0_NE (1u << 5)
+#define CR0_AM (1u << 18)
 #define CR4_TSD (1u << 2)
 #define CR4_OSFXSR (1u << 9)
 #define CR4_OSXMMEXCPT (1u << 10)
@@ -159,8 +160,9 @@ err_t cpu_open(struct cpu *c, struct mm *mm, bool is64)
     if ((e = UC_TRY(uc_reg_read(c->uc, UC_X86_REG_CR0, &cr0))) ||
         (e = UC_TRY(uc_reg_read(c->uc, UC_X86_REG_CR4, &cr4))))
         return e;
-    /* SSE on, x87 native: what Linux sets for every task. */
-    cr0 = (cr0 | CR0_MP | CR0_NE) & ~(uint64_t)CR0_EM;
+    /* SSE on, x87 native, alignment checking left to EFLAGS.AC: what
+     * Linux sets for every task (CR0_STATE). */
+    cr0 = (cr0 | CR0_MP | CR0_NE | CR0_AM) & ~(uint64_t)CR0_EM;
     cr4 |= CR4_OSFXSR | CR4_OSXMMEXCPT;
     /* The model has XSAVE and FSGSBASE, and Linux enables both. */
     cr4 |= CR4_OSXSAVE | CR4_FSGSBASE;

@@ -30,7 +30,7 @@ static const struct exception_signal table[32] = {
     [X86_TRAP_GP_LINUX] = { SIGSEGV_LINUX, SI_KERNEL_LINUX, X86_TRAP_GP_LINUX, false },
     [X86_TRAP_PF_LINUX] = { SIGSEGV_LINUX, SEGV_MAPERR_LINUX, X86_TRAP_PF_LINUX, false },
     [X86_TRAP_MF_LINUX] = { SIGFPE_LINUX, 0, X86_TRAP_MF_LINUX, true },
-    [X86_TRAP_AC_LINUX] = { SIGBUS_LINUX, SI_KERNEL_LINUX, X86_TRAP_SS_LINUX, false },
+    [X86_TRAP_AC_LINUX] = { SIGBUS_LINUX, BUS_ADRALN_LINUX, X86_TRAP_AC_LINUX, false },
     [X86_TRAP_XF_LINUX] = { SIGFPE_LINUX, 0, X86_TRAP_MF_LINUX, true },
 };
 
@@ -105,7 +105,7 @@ void exception_engine_error(struct task *t, uc_err e, uint64_t pc)
         if (engine_errors[i].vector == X86_TRAP_PF_LINUX)
             exception_page_fault(t, pc, engine_errors[i].mapped, ACCESS_READ, NULL);
         else
-            exception_raise(t, engine_errors[i].vector, pc, 0);
+            exception_at(t, engine_errors[i].vector, pc, 0);
         return;
     }
     exception_raise(t, X86_TRAP_GP_LINUX, pc, 0);

@@ -150,9 +150,14 @@ TRICKS += [(a, s, "64", SAME) for a in ["syscall_regs", "call_noncanon_sp", "lca
 TRICKS += [(a, s, "32", SAME) for a in ["syscall32", "syscall32_badsp", "syscall32_getpid_badsp"]
            for s in (False, True)]
 TRICKS += [(a, s, "32 64", SAME) for a in ["read_kpage"] for s in (False, True)]
-AC = ("Unicorn has no alignment check: with EFLAGS.AC a misaligned load is #AC (SIGBUS) on "
-      "Linux, which sets CR0.AM, and succeeds in seccomp-emu")
-TRICKS += [("ac_misaligned", s, "32 64", (SIGBUS, 0, AC)) for s in (False, True)]
+# With EFLAGS.AC a misaligned load is #AC (SIGBUS): Linux sets CR0.AM, and
+# so does seccomp-emu, whose engine checks alignment then (issue 33).  No
+# kernel here judges the i386 program (no IA-32 on the host, and the judge
+# VM's TCG has no alignment check: tests/native/vm-differences.txt), so its
+# answer is written down: SIGBUS, as silicon gives the 64-bit one.
+TRICKS += [("ac_misaligned", s, "64", SAME) for s in (False, True)]
+AC32 = "i386 #AC, Linux's answer written down: no kernel here can run it"
+TRICKS += [("ac_misaligned", s, "32", (SIGBUS, SIGBUS, AC32)) for s in (False, True)]
 FAR32 = "a 32-bit engine cannot run 64-bit code: 0x33 is not present (SIGBUS), never a bypass"
 TRICKS += [("far_write", s, "32", (0, SIGBUS, FAR32)) for s in (False, True)]
 TRICKS += [("lcall_long", s, "32", (0, SIGBUS, FAR32)) for s in (False, True)]
@@ -252,8 +257,9 @@ def tricks(emu, guests):
             else:
                 nwant, ewant, why = known
                 ok = ns == nwant and es == ewant
-                check(ok, "%s: known difference (%s): native %s, emulated %s" % (
-                    name, why, describe(ns) if ns is not None else "hung",
+                check(ok, "%s: %s (%s): native %s, emulated %s" % (
+                    name, "known difference" if nwant != ewant else "the kernel's answer",
+                    why, describe(ns) if ns is not None else "hung",
                     describe(es) if es is not None else "hung"))
 
 

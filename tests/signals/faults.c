@@ -6,7 +6,9 @@
  * int81, tsc; kread, kwrite and khalt touch where seccomp-emu keeps its own
  * page, which is kernel memory to the guest: above TASK_SIZE for i386, and
  * non-canonical for x86_64, where khalt is an ordinary unmapped address;
- * ssnc loads through rbp from a non-canonical address, #SS on x86_64); MODE is how the handler is installed and what it does:
+ * ssnc loads through rbp from a non-canonical address, #SS on x86_64; ac
+ * sets EFLAGS.AC and loads a misaligned dword, #AC, which Linux leaves on
+ * in the handler); MODE is how the handler is installed and what it does:
  *   info          SA_SIGINFO handler: prints siginfo and the sigcontext's
  *                 trap number and error code, skips the instruction by
  *                 editing the saved instruction pointer
@@ -45,6 +47,7 @@ extern char f_kread[], f_kread_at[], f_kread_after[];
 extern char f_kwrite[], f_kwrite_at[], f_kwrite_after[];
 extern char f_khalt[];
 extern char f_ssnc[], f_ssnc_at[], f_ssnc_after[];
+extern char f_ac[], f_ac_at[], f_ac_after[];
 
 /* A page of data that is not executable: code jumped to there faults. */
 static unsigned char nx_code[8192] __attribute__((aligned(4096))) = { 0xc3 };
@@ -69,7 +72,13 @@ __asm__(".text\n"
         "f_kwrite: movabs $0x800000000100, %rax\n f_kwrite_at: movl $1, (%rax)\n f_kwrite_after: ret\n"
         "f_khalt: mov $0xfffff800, %eax\n call *%rax\n ret\n"
         "f_ssnc: push %rbp\n movabs $0x800000000000, %rbp\n f_ssnc_at: mov (%rbp), %eax\n"
-        " f_ssnc_after: pop %rbp\n ret\n");
+        " f_ssnc_after: pop %rbp\n ret\n"
+        "f_ac: pushfq\n orl $0x40000, (%rsp)\n popfq\n f_ac_at: movl 1(%rsp), %eax\n"
+        " f_ac_after: pushfq\n andl $~0x40000, (%rsp)\n popfq\n ret\n");
+/* past the red zone, which the compiler may use below rsp */
+#define AC_OFF()                                                                           \
+    __asm__ volatile("lea -128(%%rsp), %%rsp\n pushfq\n andl $~0x40000, (%%rsp)\n popfq\n" \
+                     " lea 128(%%rsp), %%rsp" ::: "memory", "cc")
 #define KPAGE_TARGET ((char *)0)
 #define SSNC_SIGNAL SIGBUS
 #define SSNC_TARGET ((char *)0)
@@ -91,7 +100,10 @@ __asm__(".text\n"
         "f_kwrite: mov $0xfffff000, %eax\n f_kwrite_at: movl $1, (%eax)\n f_kwrite_after: ret\n"
         "f_khalt: mov $0xfffff800, %eax\n call *%eax\n ret\n"
         "f_ssnc: push %ebp\n mov $0x10, %ebp\n f_ssnc_at: mov (%ebp), %eax\n"
-        " f_ssnc_after: pop %ebp\n ret\n");
+        " f_ssnc_after: pop %ebp\n ret\n"
+        "f_ac: pushfl\n orl $0x40000, (%esp)\n popfl\n f_ac_at: movl 1(%esp), %eax\n"
+        " f_ac_after: pushfl\n andl $~0x40000, (%esp)\n popfl\n ret\n");
+#define AC_OFF() __asm__ volatile("pushfl\n andl $~0x40000, (%%esp)\n popfl" ::: "memory", "cc")
 #define KPAGE_TARGET ((char *)0xfffff000)
 #define SSNC_SIGNAL SIGSEGV
 #define SSNC_TARGET ((char *)0x10)
@@ -121,6 +133,7 @@ static const struct site sites[] = {
     { "kwrite", SIGSEGV, f_kwrite, f_kwrite_at, f_kwrite_after, KPAGE_TARGET },
     { "khalt", SIGSEGV, f_khalt, NULL, NULL, (char *)0xfffff800 },
     { "ssnc", SSNC_SIGNAL, f_ssnc, f_ssnc_at, f_ssnc_after, SSNC_TARGET },
+    { "ac", SIGBUS, f_ac, f_ac_at, f_ac_after, NULL },
 };
 
 static const struct site *cur;
@@ -161,6 +174,7 @@ static void report(int sig, int code, uintptr_t addr, long trapno, long err, uin
 
 static void on_info(int sig, siginfo_t *si, void *ucv)
 {
+    AC_OFF(); /* the handler's own code must not fault again (ac) */
     ucontext_t *uc = ucv;
     greg_t *g = uc->uc_mcontext.gregs;
     report(sig, si->si_code, (uintptr_t)si->si_addr, (long)g[REG_TRAPNO], (long)g[REG_ERR],
@@ -180,6 +194,7 @@ static void on_info(int sig, siginfo_t *si, void *ucv)
 #if defined(__x86_64__)
 static void on_plain_fault(int sig)
 {
+    AC_OFF();
     /* x86_64 has only rt frames: the ucontext follows the return address. */
     volatile ucontext_t *uc = (volatile ucontext_t *)((char *)__builtin_frame_address(0) + 16);
     greg_t *g = (greg_t *)uc->uc_mcontext.gregs;
@@ -192,6 +207,7 @@ static void on_plain_fault(int sig)
  * a frame pointer, the sigcontext is 12 bytes above it. */
 static void on_plain_fault(int sig)
 {
+    AC_OFF();
     volatile struct sigcontext *sc =
         (volatile struct sigcontext *)((char *)__builtin_frame_address(0) + 12);
     report(sig, -1, sc->cr2, (long)sc->trapno, (long)sc->err, sc->eip);
