@@ -98,7 +98,7 @@ void run_task_body(struct task *t)
     err_t e = run_guest(t, cpu_pc(t->cpu));
     if (e) {
         fprintf(stderr, "seccomp-emu: %s\n", e);
-        _exit(126);
+        _exit(EXIT_CANNOT_RUN);
     }
     exit_task(t);
 }

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <unicorn/unicorn.h>
 
 err_t err_new(const char *fmt, ...)
@@ -108,6 +109,8 @@ static GLogWriterOutput one_line_log_writer(GLogLevelFlags level, const GLogFiel
     fprintf(stderr, "seccomp-emu: %s\n", line);
     fflush(stderr);
     g_free(line);
+    if (level & G_LOG_LEVEL_ERROR)
+        _exit(EXIT_CANNOT_RUN);
     return G_LOG_WRITER_HANDLED;
 }
 

@@ -40,12 +40,21 @@ char *err_quote(const char *s);
  * the line.  The text stays valid until this thread's next call. */
 const char *host_strerror(int err);
 
+/* The status of a run seccomp-emu cannot go on with, set-up done: a host
+ * resource it needs was refused (the guard range under a host RLIMIT_AS),
+ * or a call that cannot fail did.  One line on standard error says which;
+ * the status is a program's that cannot be executed (docs/seccomp-emu.1). */
+#define EXIT_CANNOT_RUN 126
+
 /* glib's own log writer converts each g_error, g_critical or g_warning
  * line to the locale's charset and stamps it with the local time, which
  * opens charset.alias, gconv-modules.cache and /etc/localtime: after the
  * self-sandbox, SIGSYS instead of the line.  This writer prints
  * "seccomp-emu: LEVEL: message" as one line (err_printable) and nothing
- * else; main() installs it before anything can log. */
+ * else; main() installs it before anything can log.  A g_error (and glib's
+ * own fatal errors, an allocation that fails) then ends the run with
+ * EXIT_CANNOT_RUN, never with glib's abort: no core file, no signal that
+ * a caller would take for the guest's. */
 void err_install_log_writer(void);
 
 /* Wrap a Unicorn call: evaluates to an err_t naming the call on failure. */
