@@ -499,7 +499,9 @@ uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top)
             return hi - len;
         if (i == 0)
             return 0;
-        hi = MIN(hi, start_gap(VMA(mm, i - 1)));
+        /* The next gap down ends where the mapping above it (and its
+         * guard gap) starts, however far the gap above was cut. */
+        hi = MIN(top, start_gap(VMA(mm, i - 1)));
     }
 }
 
@@ -1437,8 +1439,20 @@ void *mm_guard(void)
 #define GROW_STEP (64 * 1024)
 #define STACK_GUARD_GAP STACK_GUARD_GAP_LINUX
 
-static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t top, uint64_t rlim,
-                          bool *was_stack)
+/* The guard gap below a stack that grows to `low` (expand_downwards()):
+ * the mapping below it may not be within stack_guard_gap if it is
+ * accessible and does not itself grow down. */
+static bool stack_gap_free(const struct mm *mm, uint64_t low)
+{
+    guint i = first_above(mm, low);
+    if (i == 0)
+        return true;
+    const struct vma *prev = VMA(mm, i - 1);
+    return vma_is_stack(prev) || prev->prot == 0 || low - prev->end >= STACK_GUARD_GAP;
+}
+
+static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t rlim,
+                                         bool *was_stack)
 {
     const struct vma *next = mm_next(mm, addr);
     *was_stack = false;
@@ -1446,22 +1460,22 @@ static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t 
         return "";
     *was_stack = true;
     uint64_t want = addr & ~(PAGE_SIZE_LINUX - 1);
-    if (rlim != RLIM_INFINITY_LINUX && top - want > rlim)
-        return "stack overflow: the stack would exceed RLIMIT_STACK";
-    if (want < 0x10000 || want < STACK_GUARD_GAP ||
-        !mm_range_free(mm, want - STACK_GUARD_GAP, STACK_GUARD_GAP))
-        return "stack overflow: the stack would run into another mapping";
-    /* More than asked (GROW_STEP), never past the limit or the guard gap. */
+    /* acct_stack_growth(): the mapping's size, from its end, whichever
+     * mapping grows down (the process's stack or a MAP_GROWSDOWN one). */
     uint64_t stack_end = next->end;
     for (const struct vma *v; (v = mm_find(mm, stack_end)) && vma_is_stack(v);)
         stack_end = v->end;
+    if (rlim != RLIM_INFINITY_LINUX && stack_end - want > rlim)
+        return "stack overflow: the stack would exceed RLIMIT_STACK";
+    if (want < MMAP_MIN_ADDR || !stack_gap_free(mm, want))
+        return "stack overflow: the stack would run into another mapping";
+    /* More than asked (GROW_STEP), never past the limit or the guard gap. */
     uint64_t step = MAX((uint64_t)GROW_STEP, stack_end - next->start), low = want;
     if (next->start >= step && next->start - step < low) {
         uint64_t cand = next->start - step;
-        if (rlim != RLIM_INFINITY_LINUX && top - cand > rlim)
-            cand = top - (rlim & ~(PAGE_SIZE_LINUX - 1));
-        if (cand < low && cand >= STACK_GUARD_GAP &&
-            mm_range_free(mm, cand - STACK_GUARD_GAP, STACK_GUARD_GAP))
+        if (rlim != RLIM_INFINITY_LINUX && stack_end - cand > rlim)
+            cand = stack_end - (rlim & ~(PAGE_SIZE_LINUX - 1));
+        if (cand < low && cand >= MMAP_MIN_ADDR && stack_gap_free(mm, cand))
             low = cand;
     }
     err_t e = mm_map_fixed(mm, low, next->start - low, next->prot, STACK_VMA_NAME, NULL);
@@ -1624,10 +1638,10 @@ void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special)
     resume_others(mm);
 }
 
-const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t top, uint64_t rlim, bool *was_stack)
+const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t rlim, bool *was_stack)
 {
     stop_others(mm);
-    const char *r = mm_grow_stack_stopped(mm, addr, top, rlim, was_stack);
+    const char *r = mm_grow_stack_stopped(mm, addr, rlim, was_stack);
     resume_others(mm);
     return r;
 }

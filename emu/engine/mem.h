@@ -174,14 +174,13 @@ const struct vma *mm_next(const struct mm *mm, uint64_t addr);
 /* Is [addr, addr+len) free of mappings? */
 bool mm_range_free(const struct mm *mm, uint64_t addr, uint64_t len);
 
-/* expand_downwards(): an access at `addr` below the stack, with nothing
- * else between it and the stack, makes the stack reach it, if the stack's
- * size up to `top` (the task's TASK_SIZE) stays within `rlim`
- * (RLIMIT_STACK, bytes) and the memory limits allow.  Returns NULL when it
- * grew, else why not: "" and *was_stack false when there is no stack above
- * `addr` to grow. */
-const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t top, uint64_t rlim,
-                          bool *was_stack);
+/* expand_downwards(): an access at `addr` below a mapping that grows down
+ * (the stack, or a MAP_GROWSDOWN one), with nothing else between them,
+ * makes the mapping reach it, if its size stays within `rlim`
+ * (RLIMIT_STACK, bytes), the guard gap below it is kept and the memory
+ * limits allow.  Returns NULL when it grew, else why not: "" and
+ * *was_stack false when there is no such mapping above `addr` to grow. */
+const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t rlim, bool *was_stack);
 
 /* Longest prefix of [addr, addr+len) that is mapped with all of `prot`. */
 uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot);
