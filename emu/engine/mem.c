@@ -1080,6 +1080,11 @@ static uint64_t mm_brk_stopped(struct mm *mm, uint64_t want)
             return mm->brk_cur;
         }
     } else if (new_top < old_top) {
+        /* A shrink needs a mapping between the new and the old break to
+         * unmap: with none (the heap munmapped), brk() keeps the break. */
+        guint i = first_above(mm, new_top);
+        if (i >= mm->vmas->len || VMA(mm, i)->start >= old_top)
+            return mm->brk_cur;
         err_t e = carve(mm, new_top, old_top - new_top);
         if (e) {
             err_free(e);
