@@ -182,6 +182,10 @@ err_t mm_copy(const struct mm *src, struct mm **out)
     for (guint i = 0; i < src->vmas->len; i++) {
         struct vma v = *VMA(src, i);
         struct chunk *c = v.chunk;
+        if (v.dontfork) {
+            mm->mapped -= v.end - v.start; /* dup_mmap() skips VM_DONTCOPY */
+            continue;
+        }
         if (!v.shared) {
             c = g_hash_table_lookup(copies, v.chunk);
             if (!c) {
@@ -790,7 +794,7 @@ static uint64_t vma_run_end(const struct mm *mm, guint i)
         const struct vma *w = VMA(mm, k);
         if (w->start != end || w->prot != v->prot || w->shared != v->shared ||
             w->special != v->special || w->hidden || vma_is_stack(w) != vma_is_stack(v) ||
-            w->locked != v->locked || w->file != v->file)
+            w->locked != v->locked || w->file != v->file || w->dontfork != v->dontfork)
             break;
         end = w->end;
     }
@@ -1113,6 +1117,31 @@ static void mm_mark_file_pages_stopped(struct mm *mm, uint64_t addr, uint64_t le
 
 static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len);
 
+/* Make [from, to), inside the piece at index i, a piece of its own, as
+ * Linux splits a VMA whose flags change on part of it: the piece is
+ * unmapped whole from the engines and its parts mapped again. */
+static err_t isolate(struct mm *mm, guint i, uint64_t from, uint64_t to)
+{
+    struct vma keep = *VMA(mm, i);
+    if (keep.start == from && keep.end == to)
+        return OK;
+    keep.chunk->refs++; /* survive the carve below */
+    err_t e = carve(mm, keep.start, keep.end - keep.start);
+    uint64_t cuts[4] = { keep.start, from, to, keep.end };
+    for (int k = 0; k < 3 && !e; k++) {
+        if (cuts[k] == cuts[k + 1])
+            continue;
+        struct vma p = keep;
+        p.start = cuts[k];
+        p.end = cuts[k + 1];
+        p.host = keep.host + (cuts[k] - keep.start);
+        if (!(e = insert_piece(mm, p)))
+            mm->mapped += p.end - p.start;
+    }
+    chunk_unref(keep.chunk);
+    return e;
+}
+
 /* madvise_behavior_valid() for an x86_64 Debian kernel (KSM, THP and
  * memory failure built in), as of 6.12. */
 static bool advice_valid(int advice)
@@ -1261,6 +1290,16 @@ static int64_t mm_madvise_stopped(struct mm *mm, uint64_t addr, uint64_t len, in
         int64_t r = advise_one(v, at, stop, advice);
         if (r)
             return r;
+        /* VM_DONTCOPY, set or cleared: a change on part of a mapping
+         * splits it (nothing changes, nothing splits). */
+        bool dontfork = advice == MADV_DONTFORK_LINUX;
+        if ((dontfork || advice == MADV_DOFORK_LINUX) && v->dontfork != dontfork) {
+            err_t e = isolate(mm, i, at, stop);
+            if (e)
+                return map_errno(e);
+            i = first_above(mm, at);
+            VMA(mm, i)->dontfork = dontfork;
+        }
         at = stop;
         if (at >= end)
             break;

@@ -35,6 +35,7 @@ struct vma {
     bool no_write;       /* MAP_SHARED of a read-only descriptor: PROT_WRITE can
                             never be added (Linux's VM_MAYWRITE clear) */
     bool locked;         /* MAP_LOCKED (VM_LOCKED) */
+    bool dontfork;       /* MADV_DONTFORK (VM_DONTCOPY): not in a fork's child */
     bool file;           /* a private mapping of a file or of the program's
                             file-backed segment part (Linux's vm_file), written
                             or not: madvise refuses what only anonymous memory

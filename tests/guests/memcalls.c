@@ -1,14 +1,16 @@
 /* madvise's advice values and answers, mincore and membarrier, as the
  * kernel gives them on fresh anonymous mappings: private read-write,
  * read-only, PROT_NONE, shared, with holes, misaligned, wrapping; and a
- * mapping grown a page at a time, as realloc grows one; a locked one grown.
- *   memcalls madvise | mincore | membarrier | grow | grow_locked */
+ * mapping grown a page at a time, as realloc grows one; a locked one grown;
+ * what a fork's child gets of a mapping MADV_DONTFORK marked in part.
+ *   memcalls madvise | mincore | membarrier | grow | grow_locked | dontfork */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "show_result.h"
@@ -223,6 +225,29 @@ static void do_grow_locked(void)
     }
 }
 
+/* MADV_DONTFORK on the middle page of three: the child has no mapping
+ * there (dup_mmap skips VM_DONTCOPY) and faults on it, and the mapping is
+ * three VMAs now, which a resize across them shows; DOFORK joins them. */
+static void do_dontfork(void)
+{
+    char *p = map(3 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    p[0] = p[PG] = p[2 * PG] = 1;
+    show("DONTFORK the middle page", adv(p + PG, PG, MADV_DONTFORK));
+    for (int page = 0; page < 3; page++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(p[page * PG] == 1 ? 0 : 1); /* a fault kills it */
+        int st = 0;
+        waitpid(pid, &st, 0);
+        printf("child reads page %d: %s %d\n", page, WIFSIGNALED(st) ? "signal" : "exit",
+               WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    }
+    show("mremap across the three, in place", mremap(p, 3 * PG, 4 * PG, 0) == p ? 0 : -errno);
+    show("DOFORK the middle page", adv(p + PG, PG, MADV_DOFORK));
+    show("DOFORK again, nothing changes", adv(p, 3 * PG, MADV_DOFORK));
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -236,6 +261,8 @@ int main(int argc, char **argv)
         do_grow();
     else if (!strcmp(c, "grow_locked"))
         do_grow_locked();
+    else if (!strcmp(c, "dontfork"))
+        do_dontfork();
     else
         return 2;
     return 0;
