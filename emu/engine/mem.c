@@ -675,6 +675,31 @@ static int64_t mm_munmap_stopped(struct mm *mm, uint64_t addr, uint64_t len)
     return e ? map_errno(e) : 0;
 }
 
+/* Make [from, to), inside the piece at index i, a piece of its own, as
+ * Linux splits a VMA whose flags change on part of it: the piece is
+ * unmapped whole from the engines and its parts mapped again. */
+static err_t isolate(struct mm *mm, guint i, uint64_t from, uint64_t to)
+{
+    struct vma keep = *VMA(mm, i);
+    if (keep.start == from && keep.end == to)
+        return OK;
+    keep.chunk->refs++; /* survive the carve below */
+    err_t e = carve(mm, keep.start, keep.end - keep.start);
+    uint64_t cuts[4] = { keep.start, from, to, keep.end };
+    for (int k = 0; k < 3 && !e; k++) {
+        if (cuts[k] == cuts[k + 1])
+            continue;
+        struct vma p = keep;
+        p.start = cuts[k];
+        p.end = cuts[k + 1];
+        p.host = keep.host + (cuts[k] - keep.start);
+        if (!(e = insert_piece(mm, p)))
+            mm->mapped += p.end - p.start;
+    }
+    chunk_unref(keep.chunk);
+    return e;
+}
+
 static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
     /* do_mprotect_pkey()'s order. */
@@ -735,36 +760,12 @@ static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, i
             !data_may_grow(mm, MIN(v->end, end) - MAX(v->start, addr)))
             return -ENOMEM_LINUX;
         if (v->start < addr || v->end > end) {
-            struct vma keep = *v;
-            keep.chunk->refs++; /* survive the carve below */
-            err_t e = carve(mm, v->start, v->end - v->start);
-            if (e) {
-                chunk_unref(keep.chunk);
+            uint64_t from = MAX(v->start, addr);
+            err_t e = isolate(mm, i, from, MIN(v->end, end));
+            if (e)
                 return map_errno(e);
-            }
-            uint64_t cuts[4] = { keep.start, MAX(keep.start, addr), MIN(keep.end, end), keep.end };
-            for (int k = 0; k < 3; k++) {
-                if (cuts[k] == cuts[k + 1])
-                    continue;
-                struct vma p = keep;
-                p.start = cuts[k];
-                p.end = cuts[k + 1];
-                p.host = keep.host + (cuts[k] - keep.start);
-                if (k == 1) {
-                    p.prot = prot;
-                    /* from now on a write may make any page anonymous */
-                    if (prot & PROT_WRITE_LINUX)
-                        p.file_pages = false;
-                }
-                if ((e = insert_piece(mm, p))) {
-                    chunk_unref(keep.chunk);
-                    return map_errno(e);
-                }
-                mm->mapped += p.end - p.start;
-            }
-            chunk_unref(keep.chunk);
-            i = first_above(mm, MIN(keep.end, end)) - 1;
-            continue;
+            i = first_above(mm, from);
+            v = VMA(mm, i);
         }
         err_t e = OK;
         for (guint k = 0; k < mm->engines->len && !e; k++)
@@ -1116,31 +1117,6 @@ static void mm_mark_file_pages_stopped(struct mm *mm, uint64_t addr, uint64_t le
 }
 
 static uint64_t user_end(const struct mm *mm, uint64_t addr, uint64_t len);
-
-/* Make [from, to), inside the piece at index i, a piece of its own, as
- * Linux splits a VMA whose flags change on part of it: the piece is
- * unmapped whole from the engines and its parts mapped again. */
-static err_t isolate(struct mm *mm, guint i, uint64_t from, uint64_t to)
-{
-    struct vma keep = *VMA(mm, i);
-    if (keep.start == from && keep.end == to)
-        return OK;
-    keep.chunk->refs++; /* survive the carve below */
-    err_t e = carve(mm, keep.start, keep.end - keep.start);
-    uint64_t cuts[4] = { keep.start, from, to, keep.end };
-    for (int k = 0; k < 3 && !e; k++) {
-        if (cuts[k] == cuts[k + 1])
-            continue;
-        struct vma p = keep;
-        p.start = cuts[k];
-        p.end = cuts[k + 1];
-        p.host = keep.host + (cuts[k] - keep.start);
-        if (!(e = insert_piece(mm, p)))
-            mm->mapped += p.end - p.start;
-    }
-    chunk_unref(keep.chunk);
-    return e;
-}
 
 /* madvise_behavior_valid() for an x86_64 Debian kernel (KSM, THP and
  * memory failure built in), as of 6.12. */
