@@ -42,6 +42,8 @@ CPU_VS_NATIVE = 3.0
 SYSCALL_VS_NATIVE = 1.5
 STARTUP_MS = 5.0
 FEATURE_VS_PLAIN = 1.10
+# Issue 35: four guest threads on their own host threads, at QEMU's speed.
+PARALLEL_VS_QEMU = 1.0
 
 EXIT_NOT_STRICT = 3  # bench_guest.h: prctl(PR_SET_SECCOMP) was refused
 
@@ -52,6 +54,10 @@ BUSYBOX = {64: "/bin/busybox", 32: os.path.join(HERE, "debian-i386", "bin", "bus
 # awk doing arithmetic on every line (products, a modulus, a maximum).
 AWK_PROGRAM = ('{ s += $1 * $2; t += $3 % 7; if ($1 > m) m = $1 } '
                'END { printf "%.0f %d %d %d\\n", s, t, m, NR }')
+
+# The threads jobs also run with each task on its own engine and host
+# thread, where seccomp-emu has that policy (seccomp-emu --help-sched).
+PARALLEL = "emu --sched=parallel"
 
 # Features built on other branches; detected from --help-all.
 FEATURES = [
@@ -74,12 +80,13 @@ class Job:
     the page cache, and a run of seconds outlasts any frequency ramp; on
     this shared 2-core machine the warm-ups were a quarter of the run).
     cpu_needs:
-    /proc/cpuinfo flags a native run needs.  quick: in --quick runs."""
+    /proc/cpuinfo flags a native run needs.  quick: in --quick runs.
+    parallel: also run seccomp-emu with --sched=parallel (a second row)."""
 
     def __init__(self, name, group, guest, args, smoke_args, io="file", checksum_fd=1,
                  reps_factor=1, runners=("native", "qemu", "emu"), variants=None, note="",
                  bits=None, stdin=None, smoke_stdin=None, strict=True, checksum="printed",
-                 max_reps=None, cpu_needs=(), quick=True):
+                 max_reps=None, cpu_needs=(), quick=True, parallel=False):
         self.name, self.group, self.guest = name, group, guest
         self.args, self.smoke_args = args, smoke_args
         self.io, self.checksum_fd = io, checksum_fd
@@ -91,6 +98,7 @@ class Job:
         self.strict, self.checksum = strict, checksum
         self.max_reps = max_reps
         self.cpu_needs, self.quick = cpu_needs, quick
+        self.parallel = parallel
 
 
 def jobs():
@@ -171,15 +179,20 @@ def jobs():
                        note="Debian's liblua5.4.a (static): calls, tables, sort, strings "
                        "(8 rounds; a computed goto per bytecode)"))
     # Four threads (static glibc pthreads, pre-strict personality): compute
-    # that scales with cores, and a barrier loop that is all futex traffic.
+    # that scales with cores, a barrier loop that is all futex traffic, and
+    # a shared queue under a contended mutex with atomic counters.
     for bits in ("64", "32"):
         out += [
             Job("threads4-64M" + bits, "threads", "threads" + bits, ["64", "0", "4"],
-                ["1", "0", "4"], strict=False, max_reps=5,
+                ["1", "0", "4"], strict=False, max_reps=5, parallel=True,
                 note="4 threads scatter and hash their quarter of 64 MiB"),
             Job("threads4-sync" + bits, "threads", "threads" + bits, ["1", "20000", "4"],
-                ["1", "100", "4"], strict=False, max_reps=5,
+                ["1", "100", "4"], strict=False, max_reps=5, parallel=True,
                 note="4 threads: 20,000 rounds of mutex + barrier (futex wait/wake)"),
+            Job("threads4-queue" + bits, "threads", "queue" + bits, ["4000", "4"],
+                ["10", "4"], strict=False, max_reps=5, parallel=True,
+                note="4 threads: 4M items through one mutex-guarded queue, atomic tickets "
+                "and totals (lock xadd)"),
         ]
     # What a distribution's x86-64-v3 build runs: the CPU-bound and memory
     # jobs at -O3 -march=x86-64-v3 (AVX2 ymm loops, FMA, BMI2).
@@ -428,6 +441,14 @@ def emu_help(emu):
     return p.stdout + p.stderr
 
 
+def has_sched_parallel(emu):
+    """Whether this seccomp-emu runs each guest task on its own engine and
+    host thread (--sched=parallel, issue 35): it accepts the option (an
+    unknown policy is a usage error before --version prints)."""
+    p = subprocess.run([emu, "--sched=parallel", "--version"], capture_output=True)
+    return p.returncode == 0
+
+
 def fmt_ms(v):
     if v is None:
         return "-"
@@ -485,6 +506,10 @@ def main():
             notes.append(f"qemu-{'x86_64' if bits == 64 else 'i386'} not installed: "
                          f"{bits}-bit QEMU runs skipped")
     helptext = emu_help(emu)
+    parallel = has_sched_parallel(emu)
+    if not parallel and any(j.parallel for j in jobs()):
+        notes.append("seccomp-emu has no --sched=parallel (it refused the option): the "
+                     "threads jobs ran with the default policy only")
     reps = 1 if opts.smoke else max(1, opts.reps or (3 if opts.quick else 5))
     load_start = os.getloadavg()
     host_flags = cpu_flags()
@@ -538,6 +563,9 @@ def main():
                 if "qemu" in job.runners and q:
                     kinds.append(("qemu", [q, prog] + args, EXIT_NOT_STRICT if job.strict else 0))
                 kinds.append(("emu", [emu] + opts.emu_flag + [prog] + args, 0))
+                if job.parallel and parallel:
+                    kinds.append((PARALLEL, [emu] + opts.emu_flag + ["--sched=parallel", prog]
+                                  + args, 0))
             n = reps * (1 if opts.smoke else job.reps_factor)
             if job.max_reps and not opts.smoke:
                 n = min(n, job.max_reps)
@@ -687,15 +715,8 @@ def evaluate(entry):
                                     FEATURE_VS_PLAIN, spread))
         entry["checks"] = checks
         return
-    emu, nat, qemu = med(entry, "emu"), med(entry, "native"), med(entry, "qemu")
-    entry["emu_vs_native"] = ratio(emu, nat)
-    entry["emu_vs_qemu"] = ratio(emu, qemu)
-    entry["emu_vs_native_rounds"] = round_range(entry, "emu", "native")
-    entry["emu_vs_qemu_rounds"] = round_range(entry, "emu", "qemu")
-    # CPU time (user + system) is steadier than wall time on a shared machine.
-    cpu = lambda k: med(entry, k, "median_cpu_ms")
-    entry["cpu_emu_vs_native"] = ratio(cpu("emu"), cpu("native"))
-    entry["cpu_emu_vs_qemu"] = ratio(cpu("emu"), cpu("qemu"))
+    emu = med(entry, "emu")
+    entry.update(emu_ratios(entry, "emu"))
     mem_emu = med(entry, "emu", "max_maxrss_kb")
     mem_qemu = med(entry, "qemu", "max_maxrss_kb")
     if g in ("cpu", "memory", "real", "isa", "threads"):
@@ -715,6 +736,29 @@ def evaluate(entry):
     if mem_emu is not None and mem_qemu is not None:
         checks.append(check("memory <= QEMU's", mem_emu, mem_qemu))
     entry["checks"] = checks
+    if PARALLEL in entry["kinds"]:
+        par = emu_ratios(entry, PARALLEL)
+        par["checks"] = []
+        if par["emu_vs_qemu"] is not None:
+            par["checks"].append(check(f"<= {PARALLEL_VS_QEMU}x QEMU", par["emu_vs_qemu"],
+                                       PARALLEL_VS_QEMU, par["emu_vs_qemu_rounds"]))
+        mem_par = med(entry, PARALLEL, "max_maxrss_kb")
+        if mem_par is not None and mem_qemu is not None:
+            par["checks"].append(check("memory <= QEMU's", mem_par, mem_qemu))
+        entry["sched_parallel"] = par
+
+
+def emu_ratios(entry, kind):
+    """A seccomp-emu kind's wall and CPU time against native and QEMU's
+    from the same run."""
+    emu, nat, qemu = med(entry, kind), med(entry, "native"), med(entry, "qemu")
+    # CPU time (user + system) is steadier than wall time on a shared machine.
+    cpu = lambda k: med(entry, k, "median_cpu_ms")
+    return {"emu_vs_native": ratio(emu, nat), "emu_vs_qemu": ratio(emu, qemu),
+            "emu_vs_native_rounds": round_range(entry, kind, "native"),
+            "emu_vs_qemu_rounds": round_range(entry, kind, "qemu"),
+            "cpu_emu_vs_native": ratio(cpu(kind), cpu("native")),
+            "cpu_emu_vs_qemu": ratio(cpu(kind), cpu("qemu"))}
 
 
 def verdict(entry):
@@ -767,6 +811,16 @@ def render(doc):
                      f"{fmt_spread(e.get('emu_vs_qemu'), e.get('emu_vs_qemu_rounds'))} | "
                      f"{fmt_ratio(e.get('cpu_emu_vs_native'))} | {fmt_ratio(e.get('cpu_emu_vs_qemu'))} | "
                      f"{mem} | {verdict(e)} |")
+        par = e.get("sched_parallel")
+        if par:
+            mem = "/".join(fmt_mb(med(e, k, "max_maxrss_kb")) for k in ("native", "qemu", PARALLEL))
+            lines.append(f"| {e['job']} --sched=parallel | the same, each thread on its own engine "
+                         f"and host thread | {fmt_ms(med(e, 'native'))} | "
+                         f"{fmt_ms(med(e, 'qemu'))} | {fmt_ms(med(e, PARALLEL))} | "
+                         f"{fmt_spread(par['emu_vs_native'], par['emu_vs_native_rounds'])} | "
+                         f"{fmt_spread(par['emu_vs_qemu'], par['emu_vs_qemu_rounds'])} | "
+                         f"{fmt_ratio(par['cpu_emu_vs_native'])} | "
+                         f"{fmt_ratio(par['cpu_emu_vs_qemu'])} | {mem} | {verdict(par)} |")
     feats = [e for e in doc["results"] if e["group"] == "feature"]
     for e in feats:
         lines.append("")
