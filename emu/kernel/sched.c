@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ static struct {
     int64_t turn_start;   /* monotonic, when `running` got the CPU */
     int64_t turn_cpu;     /* process CPU time then */
     uint64_t turn_left;   /* SCHED_POLICY_RR: instructions left in this turn */
-    bool need_resched;
+    atomic_bool need_resched; /* read without the lock by the running task */
     uint64_t switches;
     struct sched_config cfg;
     /* SCHED_POLICY_PARALLEL */
