@@ -76,7 +76,9 @@ enum run_state { TASK_RUNNING, TASK_EXITED, TASK_SIGNALED };
 /* A process: what Linux keeps in signal_struct, shared by the threads of
  * one thread group (CLONE_THREAD), and its place among the processes. */
 struct thread_group {
-    unsigned refs;
+    /* Atomic, as Linux's refcount_t: an exiting thread drops its own
+     * references after it has given up the CPU (exit_task()). */
+    _Atomic unsigned refs;
     int32_t tgid;
     struct task *leader;      /* stays, a zombie if need be, until reaped */
     GQueue threads;           /* struct task *, each until it is released */
@@ -135,7 +137,8 @@ struct call_regs {
 };
 
 struct task {
-    unsigned refs;                /* the task table, a zombie's parent, lookups */
+    _Atomic unsigned refs;        /* the task table, a zombie's parent, lookups;
+                                     atomic, as the thread group's */
     struct sched_entity se;       /* emu/kernel/sched.c */
     struct cpu *cpu;              /* the engine of its address space */
     struct mm *mm;                /* shared: these five hold a reference each */
