@@ -122,53 +122,51 @@ static struct task *dup_task(struct task *t, const struct clone_request *rq)
     return c;
 }
 
+/* An engine for the child's memory, with the hooks every engine after the
+ * first gets, in the mm's parallel group if `group`. */
+static err_t open_engine(struct task *c, bool group)
+{
+    c->cpu = g_new0(struct cpu, 1);
+    err_t e;
+    if ((e = cpu_open(c->cpu, c->mm, c->is64)) || (group && (e = cpu_join_group(c->cpu))) ||
+        (e = fork_engine_setup ? fork_engine_setup(c->cpu) : OK)) {
+        cpu_close(c->cpu);
+        g_free(c->cpu);
+        c->cpu = NULL;
+        return e;
+    }
+    c->cpu->users = 1;
+    /* Host memory the new engine (and a copy) cost: the hook of
+     * --host-memory (emu/kernel/limits.h). */
+    return limits_charge_engine(c->cpu);
+}
+
 /* The parts the flags share or copy.  On failure, whatever was made is
  * undone by undo(). */
 static err_t share_parts(struct task *t, struct task *c, const struct clone_request *rq)
 {
     uint64_t f = rq->flags;
-    if ((f & CLONE_VM_LINUX) && sched_parallel()) {
-        /* An engine of its own over the same memory, beside the caller's
-         * in the mm's parallel group (the caller's joins at the first). */
-        c->mm = mm_ref(t->mm);
-        c->mm->users++;
-        c->cpu = g_new0(struct cpu, 1);
-        err_t e;
-        if ((e = t->cpu->mm->group ? OK : cpu_join_group(t->cpu)) ||
-            (e = cpu_open(c->cpu, c->mm, c->is64)) || (e = cpu_join_group(c->cpu)) ||
-            (e = fork_engine_setup ? fork_engine_setup(c->cpu) : OK)) {
-            cpu_close(c->cpu);
-            g_free(c->cpu);
-            c->cpu = NULL;
-            return e;
-        }
-        c->cpu->users = 1;
-        if ((e = limits_charge_engine(c->cpu)))
-            return e;
-    } else if (f & CLONE_VM_LINUX) {
+    if ((f & CLONE_VM_LINUX) && !sched_parallel()) {
         c->mm = mm_ref(t->mm);
         c->mm->users++;
         c->cpu = t->cpu;
         sched_lock();
         c->cpu->users++;
         sched_unlock();
+    } else if (f & CLONE_VM_LINUX) {
+        /* An engine of its own over the same memory, beside the caller's
+         * in the mm's parallel group (the caller's joins at the first). */
+        c->mm = mm_ref(t->mm);
+        c->mm->users++;
+        err_t e;
+        if ((e = t->mm->group ? OK : cpu_join_group(t->cpu)) || (e = open_engine(c, true)))
+            return e;
     } else {
         err_t e = mm_copy(t->mm, &c->mm);
         if (e)
             return e;
         c->mm->users = 1;
-        c->cpu = g_new0(struct cpu, 1);
-        if ((e = cpu_open(c->cpu, c->mm, c->is64)) ||
-            (e = fork_engine_setup ? fork_engine_setup(c->cpu) : OK)) {
-            cpu_close(c->cpu);
-            g_free(c->cpu);
-            c->cpu = NULL;
-            return e;
-        }
-        c->cpu->users = 1;
-        /* Host memory the new engine and copy cost: the hook of
-         * --host-memory (emu/kernel/limits.h). */
-        if ((e = limits_charge_engine(c->cpu)))
+        if ((e = open_engine(c, false)))
             return e;
     }
     c->fds = (f & CLONE_FILES_LINUX) ? fdtable_ref(t->fds) : fdtable_copy(t->fds);
