@@ -562,6 +562,15 @@ static void wake_locked(struct task *t)
     }
 }
 
+bool sched_task_sleeping(const struct task *t, bool *uninterruptible)
+{
+    sched_lock();
+    bool sleeping = t->se.sleeping;
+    *uninterruptible = t->se.uninterruptible;
+    sched_unlock();
+    return sleeping;
+}
+
 void sched_wake(struct task *t)
 {
     sched_lock();

@@ -106,6 +106,11 @@ void sched_prepare(struct task *t);
  * poll()s them (struct pollfd) and a wake interrupts the poll. */
 void sched_sleep(struct task *t, int64_t deadline_ns, void *pollfds, int nfds);
 
+/* Is `t` asleep in sched_sleep() (and in a wait no signal ends), as
+ * another task reads it: under the scheduler's lock, which sched_sleep()
+ * writes it under. */
+bool sched_task_sleeping(const struct task *t, bool *uninterruptible);
+
 /* Make `t` runnable if it sleeps (a waker holds the CPU, or the timer
  * thread); a running task keeps running.  Wake-ups are never lost: one
  * that comes before the task sleeps makes its next sleep return at once. */

@@ -163,7 +163,11 @@ void task_release(struct task *t)
     g_hash_table_remove(table(), GINT_TO_POINTER(t->tid));
     struct thread_group *g = t->group;
     g_queue_remove(&g->threads, t);
+    /* The timer thread reads the running task's group under the
+     * scheduler's lock (sched_group_cputime). */
+    sched_lock();
     t->group = NULL;
+    sched_unlock();
     thread_group_put(g);
     task_put(t);
 }

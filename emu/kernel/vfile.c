@@ -303,10 +303,11 @@ static char task_state(const struct task *t, const struct task *reader)
 {
     if (t->exited)
         return 'Z';
-    if (t == reader || !t->se.sleeping)
+    bool uninterruptible;
+    if (t == reader || !sched_task_sleeping(t, &uninterruptible))
         return 'R';
     /* TASK_KILLABLE counts as uninterruptible: 'D'. */
-    return t->se.uninterruptible ? 'D' : 'S';
+    return uninterruptible ? 'D' : 'S';
 }
 
 /* The session of every guest process: seccomp-emu's own (the guest's
@@ -458,7 +459,9 @@ static char *vfile_proc_syscall(const struct task *t, const struct task *reader)
 {
     if (t->exited)
         return g_strdup("-1 0x0 0x0\n");
-    if ((t != reader && !t->se.sleeping) || !t->call.active)
+    bool uninterruptible;
+    if ((t != reader && !sched_task_sleeping(t, &uninterruptible)) ||
+        !t->call.active)
         return g_strdup("running\n");
     const struct call_regs *c = &t->call;
     return g_strdup_printf("%d 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64

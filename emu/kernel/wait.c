@@ -107,7 +107,9 @@ int wait_event(struct task *t, const struct wait_for *w)
             ws[i] = (struct waiter){ .t = t };
             waitq_add(i < w->nqueues ? w->queues[i] : w->more_queues[i - w->nqueues], &ws[i]);
         }
+        sched_lock(); /* /proc's state letter reads it (sched_task_sleeping) */
         t->se.uninterruptible = !w->interruptible;
+        sched_unlock();
         sched_sleep(t, deadline, w->pollfds, w->nfds);
         bool woken = false;
         for (int i = 0; i < n; i++) {
