@@ -1230,7 +1230,7 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
     }
 }
 
-static int64_t mm_madvise_stopped(struct mm *mm, uint64_t addr, uint64_t len, int advice)
+static int64_t advise_range(struct mm *mm, uint64_t addr, uint64_t len, int advice)
 {
     /* madvise_should_skip()'s order, then madvise_walk_vmas(). */
     if (!advice_valid(advice) || (addr & (PAGE_SIZE_LINUX - 1)))
@@ -1592,9 +1592,15 @@ void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len)
 
 int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
 {
-    stop_others(mm);
-    int64_t r = mm_madvise_stopped(mm, addr, len, advice);
-    resume_others(mm);
+    /* Only DONTFORK and DOFORK change the table (they split a mapping);
+     * the rest act on pages, which other threads may use meanwhile, as on
+     * Linux (Go's and glibc's allocators give memory back this way). */
+    bool splits = advice == MADV_DONTFORK_LINUX || advice == MADV_DOFORK_LINUX;
+    if (splits)
+        stop_others(mm);
+    int64_t r = advise_range(mm, addr, len, advice);
+    if (splits)
+        resume_others(mm);
     return r;
 }
 

@@ -117,7 +117,7 @@ void mm_drop_writable_code(struct mm *mm, uc_engine *uc);
 
 /* Called with `stop` true before, and false after, every change of an
  * mm's table or of its engines' maps (mm_map_fixed, mm_mmap, mm_munmap,
- * mm_mprotect, mm_mremap, mm_brk, mm_madvise, mm_grow_stack, mm_written
+ * mm_mprotect, mm_mremap, mm_brk, mm_madvise's splits, mm_grow_stack, mm_written
  * and the marks below), nested as they call each other.  Set by the
  * scheduler when engines of one mm run guest code on several host
  * threads at once; NULL otherwise. */
