@@ -4209,6 +4209,9 @@ static target_ulong disas_insn(DisasContext *s, CPUState *cpu)
                     goto illegal_op;
                 }
                 gen_lea_modrm(env, s, modrm);
+                // seccomp-emu: the helper computes the other flags from
+                // CC_OP, which must be in env (upstream QEMU 5.0 omits it).
+                gen_update_cc_op(s);
                 if ((s->prefix & PREFIX_LOCK) &&
                     (tb_cflags(s->base.tb) & CF_PARALLEL)) {
                     gen_helper_cmpxchg16b(tcg_ctx, tcg_ctx->cpu_env, s->A0);
@@ -4223,6 +4226,7 @@ static target_ulong disas_insn(DisasContext *s, CPUState *cpu)
                 goto illegal_op;
             }
             gen_lea_modrm(env, s, modrm);
+            gen_update_cc_op(s); // seccomp-emu: as for cmpxchg16b above
             if ((s->prefix & PREFIX_LOCK) &&
                 (tb_cflags(s->base.tb) & CF_PARALLEL)) {
                 gen_helper_cmpxchg8b(tcg_ctx, tcg_ctx->cpu_env, s->A0);
