@@ -4,8 +4,11 @@
  * is printed: the sizes themselves are the host's.  And /proc/self/maps,
  * where glibc's pthread_getattr_np (Rust's std at start-up) finds the
  * main thread's stack.  And the scheduling policy glibc's
- * pthread_getschedparam reads: SCHED_OTHER at priority 0.
- *   machine thp | sysinfo | maps | sched */
+ * pthread_getschedparam reads: SCHED_OTHER at priority 0.  And the flags
+ * a locked cmpxchg8b (i386) or cmpxchg16b (x86_64) leaves: it sets ZF and
+ * leaves the others as the add before it made them, as i386 glibc's 64-bit
+ * atomics (and the Go and Rust runtimes') rely on.
+ *   machine thp | sysinfo | maps | sched | cmpxchg_flags */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -198,6 +201,42 @@ static void do_sched(void)
     show("sched_getparam(no task, 16)", syscall(SYS_sched_getparam, 0x3fffffff, (void *)16));
 }
 
+/* CF, PF, AF, ZF, SF and OF after add; lock cmpxchg8b/16b, summed over
+ * operands that set each of them, with the compare failing every other
+ * time. */
+static void do_cmpxchg_flags(void)
+{
+    static _Alignas(16) uint64_t mem[2];
+    unsigned sum = 0;
+    uint32_t x = 1;
+    for (int i = 0; i < 100000; i++) {
+        x = x * 1103515245u + 12345u;
+        /* a holds the flags after the pop */
+        unsigned long a = x, b = x ^ 0x9e3779b9u;
+        mem[0] = i & 1 ? 0 : 5;
+        mem[1] = 0;
+#ifdef __x86_64__
+        unsigned long lo = 0, hi = 0, nlo = 1, nhi = 0;
+        __asm__ volatile("add %[b], %[a]\n\tlock cmpxchg16b %[m]\n\tpushf\n\tpop %[a]"
+                         : [a] "+r"(a), "+a"(lo), "+d"(hi), [m] "+m"(*(__int128 *)mem)
+                         : [b] "r"(b), "b"(nlo), "c"(nhi)
+                         : "cc", "memory");
+#else
+        /* ebx may hold the GOT pointer: nlo goes in through an xchg,
+         * which leaves the flags alone. */
+        uint32_t lo = 0, hi = 0, nlo = 1, nhi = 0;
+        __asm__ volatile("add %[b], %[a]\n\txchg %%ebx, %[nlo]\n\tlock cmpxchg8b %[m]\n\t"
+                         "xchg %%ebx, %[nlo]\n\tpushf\n\tpop %[a]"
+                         : [a] "+r"(a), "+a"(lo), "+d"(hi), [m] "+m"(*(uint64_t *)mem),
+                           [nlo] "+r"(nlo)
+                         : [b] "m"(b), "c"(nhi)
+                         : "cc", "memory");
+#endif
+        sum = sum * 31 + (unsigned)(a & 0x8d5);
+    }
+    printf("lock cmpxchg%s: flags checksum %08x\n", sizeof(long) == 8 ? "16b" : "8b", sum);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -209,6 +248,8 @@ int main(int argc, char **argv)
         do_maps();
     else if (!strcmp(c, "sched"))
         do_sched();
+    else if (!strcmp(c, "cmpxchg_flags"))
+        do_cmpxchg_flags();
     else
         return 2;
     return 0;
