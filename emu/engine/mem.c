@@ -1387,30 +1387,6 @@ int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
     return -ENAMETOOLONG_LINUX;
 }
 
-static void mm_written_stopped(struct mm *mm, uint64_t addr, uint64_t len)
-{
-    /* One range per mapping: Unicorn turns a range into engine addresses
-     * from its first page, which holds only within one mapped region. */
-    if (len == 0)
-        return;
-    guint i = first_above(mm, addr);
-    for (; i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++) {
-        const struct vma *v = VMA(mm, i);
-        if (!(v->prot & PROT_EXEC_LINUX))
-            continue;
-        uint64_t from = MAX(addr, v->start), to = MIN(addr + len, v->end);
-        for (guint k = 0; k < mm->engines->len; k++) {
-            err_t e = UC_TRY(uc_ctl_remove_cache(mm->engines->pdata[k], from, to));
-            if (e) {
-                /* Non-empty by construction; a failure here would leave
-                 * stale code running, so it is reported, never ignored. */
-                g_critical("%s", e);
-                err_free(e);
-            }
-        }
-    }
-}
-
 static void mm_hide_stopped(struct mm *mm, uint64_t addr)
 {
     guint i = first_above(mm, addr);
@@ -1606,19 +1582,35 @@ int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
 
 void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
 {
-    /* Every copy to the guest comes here: the others stop only when
+    /* One range per mapping: Unicorn turns a range into engine addresses
+     * from its first page, which holds only within one mapped region.
+     * Every copy to the guest comes here: the other engines stop only when
      * there are translations to drop. */
     if (len == 0)
         return;
+    bool stopped = false;
     guint i = first_above(mm, addr);
-    for (; i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++)
-        if (VMA(mm, i)->prot & PROT_EXEC_LINUX)
-            break;
-    if (i == mm->vmas->len || VMA(mm, i)->start >= addr + len)
-        return;
-    stop_others(mm);
-    mm_written_stopped(mm, addr, len);
-    resume_others(mm);
+    for (; i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++) {
+        const struct vma *v = VMA(mm, i);
+        if (!(v->prot & PROT_EXEC_LINUX))
+            continue;
+        if (!stopped) {
+            stop_others(mm);
+            stopped = true;
+        }
+        uint64_t from = MAX(addr, v->start), to = MIN(addr + len, v->end);
+        for (guint k = 0; k < mm->engines->len; k++) {
+            err_t e = UC_TRY(uc_ctl_remove_cache(mm->engines->pdata[k], from, to));
+            if (e) {
+                /* Non-empty by construction; a failure here would leave
+                 * stale code running, so it is reported, never ignored. */
+                g_critical("%s", e);
+                err_free(e);
+            }
+        }
+    }
+    if (stopped)
+        resume_others(mm);
 }
 
 static bool code_writable(const struct vma *v)

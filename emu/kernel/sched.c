@@ -226,6 +226,12 @@ static void switch_to(struct task *t)
 
 /* ---- parallel: the kernel lock ---- */
 
+/* Is the caller t's own host thread? */
+static bool on_own_thread(const struct task *t)
+{
+    return t->se.has_thread && pthread_equal(t->se.thread, pthread_self());
+}
+
 /* Make a task running guest code come into the kernel: stop its engine
  * (the lock held).  A stop that lands before the engine starts is lost
  * (uc_emu_start clears it), so `kicked` stays set until the task is in,
@@ -344,7 +350,7 @@ static void mm_stop_others(struct mm *mm, bool stop)
     /* Only the kernel lock's holder may change an mm: from guest code
      * (a hook that did not take the lock) it would wait for itself. */
     struct task *holder = sched_state.running;
-    if (!holder || !holder->se.has_thread || !pthread_equal(holder->se.thread, pthread_self())) {
+    if (!holder || !on_own_thread(holder)) {
         g_critical("seccomp-emu: an address space changed outside the kernel lock");
         mm->stopping++;
         sched_unlock();
@@ -719,7 +725,7 @@ int64_t sched_group_cputime(struct thread_group *g)
 int64_t sched_task_cputime(struct task *t)
 {
     sched_lock();
-    if (sched_parallel() && t->se.has_thread && pthread_equal(t->se.thread, pthread_self()))
+    if (sched_parallel() && on_own_thread(t))
         charge(t);
     int64_t n = t->cputime_ns;
     if (sched_state.running == t && !sched_parallel())
