@@ -611,7 +611,7 @@ static bool hook_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, i
 static void hook_vdso(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
     struct task *t = cpu_task(user);
-    (void)uc, (void)size;
+    (void)size;
     if (address == t->mm->layout.int80_pad)
         t->sig.sysenter_done = false; /* back in user mode after a fast call */
     /* The hook runs for each instruction of the vDSO: the kernel lock
