@@ -37,6 +37,8 @@ static struct {
     struct sched_config cfg;
     /* SCHED_POLICY_PARALLEL */
     GQueue in_guest;      /* struct task *, running guest code */
+    GQueue wake_later;    /* struct task *, sleepers woken while the kernel
+                           * lock was held: signalled at its release */
     GCond left_guest;     /* one of them stopped: for mm_stop_others() */
     GCond guest_free;     /* an mm's guest code may run again (code_writable) */
 } sched_state = { .cfg = { SCHED_POLICY_SLICE, SLICE_DEFAULT_NS, 0 } };
@@ -166,9 +168,42 @@ static void charge(struct task *t)
         t->group->cputime_ns += used;
 }
 
-/* The CPU goes to the head of the run queue, or idles. */
+/* In parallel, charged at most each millisecond: the thread's CPU clock
+ * is a host system call where the vDSO does not serve it. */
+static void charge_now_and_then(struct task *t)
+{
+    int64_t now = mono_now();
+    if (now - t->se.charged_at >= 1000000) {
+        charge(t);
+        t->se.charged_at = now;
+    }
+}
+
+/* The CPU goes to the head of the run queue, or idles.  In parallel the
+ * CPU is the kernel lock, and it is released, not handed over: the head
+ * is woken to take it, and a task that comes back into the kernel first
+ * takes it instead (wait_turn).  Handing a lock held this briefly to a
+ * sleeping thread makes every release a host context switch, and tasks
+ * that enter the kernel often (futex traffic) queue up behind the one
+ * being woken.  A head already woken is not woken again: each signal is
+ * a host system call.  So are the wake-ups of sleepers made while the
+ * lock was held (wake_locked): now they can take it without waiting. */
 static void dispatch(void)
 {
+    if (sched_parallel()) {
+        sched_state.running = NULL;
+        struct task *woken;
+        while ((woken = g_queue_pop_head(&sched_state.wake_later))) {
+            woken->se.wake_later = false;
+            g_cond_signal(&woken->se.cond);
+        }
+        struct task *head = g_queue_peek_head(&sched_state.runq);
+        if (head && head->se.lock_waiting && !head->se.lock_signalled) {
+            head->se.lock_signalled = true;
+            g_cond_signal(&head->se.cond);
+        }
+        return;
+    }
     struct task *next = g_queue_pop_head(&sched_state.runq);
     sched_state.running = next;
     sched_state.need_resched = false;
@@ -183,6 +218,20 @@ static void dispatch(void)
 /* Wait for the CPU; the caller is queued or about to be given it. */
 static void wait_turn(struct task *t)
 {
+    if (sched_parallel()) {
+        while (sched_state.running && sched_state.running != t) {
+            enqueue(t);
+            t->se.lock_waiting = true;
+            g_cond_wait(&t->se.cond, &sched_state.lock);
+            t->se.lock_waiting = t->se.lock_signalled = false;
+        }
+        if (t->se.on_runq) {
+            g_queue_remove(&sched_state.runq, t);
+            t->se.on_runq = false;
+        }
+        sched_state.running = t;
+        return;
+    }
     if (sched_state.running != t)
         enqueue(t);
     if (!sched_state.running) {
@@ -318,13 +367,7 @@ void sched_kernel_enter(struct task *t)
         g_cond_broadcast(&sched_state.guest_free);
     }
     wait_turn(t);
-    /* Charged at most each millisecond: the thread's CPU clock is a host
-     * system call where the vDSO does not serve it. */
-    int64_t now = mono_now();
-    if (now - t->se.charged_at >= 1000000) {
-        charge(t);
-        t->se.charged_at = now;
-    }
+    charge_now_and_then(t);
     sched_unlock();
 }
 
@@ -387,6 +430,7 @@ void sched_init(struct task *first)
     g_queue_init(&sched_state.runq);
     g_queue_init(&sched_state.sleepers);
     g_queue_init(&sched_state.in_guest);
+    g_queue_init(&sched_state.wake_later);
     g_cond_init(&sched_state.left_guest);
     g_cond_init(&sched_state.guest_free);
     mm_stop_hook = mm_stop_others;
@@ -519,7 +563,10 @@ void sched_sleep(struct task *t, int64_t deadline_ns, void *pollfds, int nfds)
     }
     t->se.sleeping = true;
     g_queue_push_tail(&sched_state.sleepers, t);
-    charge(t);
+    if (sched_parallel())
+        charge_now_and_then(t);
+    else
+        charge(t);
     sched_state.running = NULL;
     dispatch();
     if (nfds > 0) {
@@ -543,6 +590,10 @@ void sched_sleep(struct task *t, int64_t deadline_ns, void *pollfds, int nfds)
     }
     t->se.sleeping = false;
     g_queue_remove(&sched_state.sleepers, t);
+    if (t->se.wake_later) { /* its deadline came first */
+        g_queue_remove(&sched_state.wake_later, t);
+        t->se.wake_later = false;
+    }
     t->se.woken = false;
     wait_turn(t);
     sched_unlock();
@@ -556,16 +607,27 @@ static void wake_locked(struct task *t)
      * kernel, looks at its signals at its next stop, made now. */
     if (sched_parallel() && !t->se.sleeping && sched_state.running != t)
         kick_locked(t);
-    if (t->se.sleeping) {
+    if (t->se.sleeping && sched_parallel()) {
+        /* It takes the kernel lock itself (wait_turn): woken while another
+         * holds it, it would only wait for that one, so it is woken when the
+         * holder lets go (dispatch). */
+        if (!sched_state.running)
+            g_cond_signal(&t->se.cond);
+        else if (!t->se.wake_later) {
+            t->se.wake_later = true;
+            g_queue_push_tail(&sched_state.wake_later, t);
+        }
+    } else if (t->se.sleeping) {
+        /* Queued, it is signalled when the CPU is its: a signal now would
+         * only wake it to wait again for the holder. */
         enqueue(t);
         if (!sched_state.running) {
             sched_state.turn_cpu = process_cputime(); /* the CPU was idle */
             dispatch();
-        } else
-            g_cond_signal(&t->se.cond);
-        if (t->se.polling && t->se.has_thread)
-            pthread_kill(t->se.thread, WAKE_SIGNAL);
+        }
     }
+    if (t->se.sleeping && t->se.polling && t->se.has_thread)
+        pthread_kill(t->se.thread, WAKE_SIGNAL);
 }
 
 bool sched_task_sleeping(const struct task *t, bool *uninterruptible)

@@ -49,6 +49,9 @@ struct sched_entity {
     /* --sched=parallel */
     bool in_guest;     /* running guest code, outside the kernel lock */
     bool kicked;       /* ... and asked to come into the kernel */
+    bool lock_waiting;   /* waiting for the kernel lock (wait_turn) */
+    bool lock_signalled; /* ... and woken to take it: not woken twice */
+    bool wake_later;     /* on the list of sleepers woken at the lock's release */
     int64_t charged_at; /* monotonic, when its CPU time was last charged */
     int64_t guest_since; /* monotonic, when it last left the kernel */
     int64_t cpu_mark;  /* its host thread's CPU time when last charged */
