@@ -330,11 +330,35 @@ static void take_guest_code(struct task *t)
     }
 }
 
+/* The sleepers woken while the kernel lock was held, to be signalled by
+ * its releaser once it has let go of the scheduler's mutex too: signalled
+ * under the mutex, each would wake only to wait for it.  A reference
+ * keeps each task until then (one whose deadline came may run on). */
+static void take_woken(GQueue *out)
+{
+    struct task *woken;
+    while ((woken = g_queue_pop_head(&sched_state.wake_later))) {
+        woken->se.wake_later = false;
+        g_queue_push_tail(out, task_get(woken));
+    }
+}
+
+static void signal_woken(GQueue *woken)
+{
+    struct task *t;
+    while ((t = g_queue_pop_head(woken))) {
+        g_cond_signal(&t->se.cond);
+        task_put(t);
+    }
+}
+
 void sched_kernel_leave(struct task *t)
 {
     if (!sched_parallel())
         return;
+    GQueue woken = G_QUEUE_INIT;
     sched_lock();
+    take_woken(&woken);
     sched_state.running = NULL;
     dispatch();
     take_guest_code(t);
@@ -350,6 +374,7 @@ void sched_kernel_leave(struct task *t)
     if (t->se.kicked)
         uc_emu_stop(t->cpu->uc);
     sched_unlock();
+    signal_woken(&woken);
 }
 
 void sched_kernel_enter(struct task *t)
