@@ -103,6 +103,10 @@ static guint first_above(const struct mm *mm, uint64_t addr)
     return lo;
 }
 
+static err_t hook_views(struct mm *mm, uc_engine *uc);
+static void unhook_views(struct mm *mm, uc_engine *uc);
+static void update_view_hooks(struct mm *mm);
+
 struct mm *mm_new(uint64_t limit)
 {
     struct mm *mm = g_new(struct mm, 1);
@@ -131,6 +135,10 @@ void mm_unref(struct mm *mm)
                          VMA(mm, i)->end - VMA(mm, i)->start);
         chunk_unref(VMA(mm, i)->chunk);
     }
+    for (guint k = 0; k < mm->engines->len; k++)
+        unhook_views(mm, mm->engines->pdata[k]);
+    if (mm->view_hooks)
+        g_array_free(mm->view_hooks, TRUE);
     g_array_free(mm->vmas, TRUE);
     g_ptr_array_free(mm->engines, TRUE);
     if (mm->group)
@@ -152,7 +160,18 @@ err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
         }
     }
     g_ptr_array_add(mm->engines, uc);
-    return OK;
+    /* A fork's copy, or a thread's engine, may hold two views already. */
+    if (!mm->view_hooks) {
+        update_view_hooks(mm);
+        return OK;
+    }
+    err_t e = hook_views(mm, uc);
+    if (e) {
+        mm_detach_engine(mm, uc);
+        for (guint i = 0; i < mm->vmas->len; i++)
+            uc_mem_unmap(uc, VMA(mm, i)->start, VMA(mm, i)->end - VMA(mm, i)->start);
+    }
+    return e;
 }
 
 void mm_detach_engine(struct mm *mm, uc_engine *uc)
@@ -160,6 +179,7 @@ void mm_detach_engine(struct mm *mm, uc_engine *uc)
     /* The engine is about to close, which drops its regions with it:
      * unmapping them one by one first would make it invalidate code page
      * by page for nothing. */
+    unhook_views(mm, uc);
     g_ptr_array_remove(mm->engines, uc);
 }
 
@@ -1500,6 +1520,8 @@ static void stop_others(struct mm *mm)
 
 static void resume_others(struct mm *mm)
 {
+    /* The others are still stopped: their hooks change now. */
+    update_view_hooks(mm);
     if (mm_stop_hook)
         mm_stop_hook(mm, false);
 }
@@ -1662,4 +1684,144 @@ const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t rlim, bool *was
     const char *r = mm_grow_stack_stopped(mm, addr, rlim, was_stack);
     resume_others(mm);
     return r;
+}
+
+/* ---- code written through a second view ---- */
+
+/* Two vmas over the same shared pages (mremap with old_len 0, a memfd
+ * mapped twice): a store through a writable one changes code that may
+ * have been translated from an executable one, as a W^X JIT's double
+ * mapping does.  Unicorn's dirty-code tracking knows only the region the
+ * code was translated from, so while an mm holds such a pair, each of its
+ * engines calls on_view_store() before every store (a UC_HOOK_MEM_WRITE,
+ * which sends every store of that engine down its slow path: the price of
+ * a rare layout), and it drops the translations of the executable views
+ * of the bytes stored.  Across engines of the mm, executable shared
+ * mappings already make them take turns (mm_code_writable). */
+
+struct view_hook {
+    uc_engine *uc;
+    uc_hook hook;
+};
+
+static bool code_view(const struct vma *v)
+{
+    return v->shared && (v->prot & PROT_EXEC_LINUX) && !v->hidden;
+}
+
+static bool write_view(const struct vma *v)
+{
+    return v->shared && (v->prot & PROT_WRITE_LINUX) && !v->hidden;
+}
+
+static bool host_overlap(const struct vma *a, const struct vma *b)
+{
+    return a->host < b->host + (b->end - b->start) && b->host < a->host + (a->end - a->start);
+}
+
+static bool has_code_views(const struct mm *mm)
+{
+    for (guint i = 0; i < mm->vmas->len; i++) {
+        const struct vma *x = VMA(mm, i);
+        if (!code_view(x))
+            continue;
+        for (guint j = 0; j < mm->vmas->len; j++)
+            if (j != i && write_view(VMA(mm, j)) && host_overlap(x, VMA(mm, j)))
+                return true;
+    }
+    return false;
+}
+
+/* Drop the translations of every executable view of [host, host + len). */
+static void drop_views_of(struct mm *mm, uc_engine *uc, const struct vma *w, const uint8_t *host,
+                          uint64_t len)
+{
+    for (guint i = 0; i < mm->vmas->len; i++) {
+        const struct vma *x = VMA(mm, i);
+        if (x == w || !code_view(x))
+            continue;
+        const uint8_t *x_end = x->host + (x->end - x->start);
+        const uint8_t *from = MAX(host, x->host), *to = MIN(host + len, x_end);
+        if (from >= to)
+            continue;
+        uint64_t start = x->start + (uint64_t)(from - x->host);
+        uint64_t end = x->start + (uint64_t)(to - x->host);
+        err_t e = UC_TRY(uc_ctl_remove_cache(uc, PAGE_DOWN(start), PAGE_DOWN(end + PAGE_SIZE_LINUX - 1)));
+        if (e) {
+            /* Stale code would run: reported, never ignored. */
+            g_critical("%s", e);
+            err_free(e);
+        }
+    }
+}
+
+/* From guest code, without the kernel lock: the table cannot change under
+ * it, as every change stops the mm's other engines first. */
+static void on_view_store(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+                          void *mm_arg)
+{
+    (void)type;
+    (void)value;
+    struct mm *mm = mm_arg;
+    for (uint64_t a = addr, end = addr + (uint64_t)size; a < end;) {
+        const struct vma *w = mm_find(mm, a);
+        if (!w)
+            return;
+        uint64_t part = MIN(end, w->end) - a;
+        if (write_view(w))
+            drop_views_of(mm, uc, w, w->host + (a - w->start), part);
+        a += part;
+    }
+}
+
+static err_t hook_views(struct mm *mm, uc_engine *uc)
+{
+    uc_hook h;
+    err_t e = UC_TRY(uc_hook_add(uc, &h, UC_HOOK_MEM_WRITE, (void *)on_view_store, mm, 1, 0));
+    /* Entries made before the hook send stores down the fast path, which
+     * does not call it. */
+    if (!e)
+        e = UC_TRY(uc_ctl_flush_tlb(uc));
+    if (e)
+        return e;
+    struct view_hook entry = { uc, h };
+    g_array_append_val(mm->view_hooks, entry);
+    return OK;
+}
+
+static void unhook_views(struct mm *mm, uc_engine *uc)
+{
+    if (!mm->view_hooks)
+        return;
+    for (guint i = 0; i < mm->view_hooks->len; i++) {
+        const struct view_hook *entry = &g_array_index(mm->view_hooks, struct view_hook, i);
+        if (entry->uc == uc) {
+            (void)uc_hook_del(uc, entry->hook);
+            g_array_remove_index_fast(mm->view_hooks, i);
+            return;
+        }
+    }
+}
+
+static void update_view_hooks(struct mm *mm)
+{
+    bool want = has_code_views(mm);
+    if (want == (mm->view_hooks != NULL))
+        return;
+    if (!want) {
+        for (guint k = 0; k < mm->engines->len; k++)
+            unhook_views(mm, mm->engines->pdata[k]);
+        g_array_free(mm->view_hooks, TRUE);
+        mm->view_hooks = NULL;
+        return;
+    }
+    mm->view_hooks = g_array_new(FALSE, FALSE, sizeof(struct view_hook));
+    for (guint k = 0; k < mm->engines->len; k++) {
+        err_t e = hook_views(mm, mm->engines->pdata[k]);
+        if (e) {
+            /* Stale code could run: reported, never ignored. */
+            g_critical("%s", e);
+            err_free(e);
+        }
+    }
 }

@@ -106,6 +106,10 @@ struct mm {
     bool code_writable;
     const void *guest_owner;
     const void *last_guest_engine;
+    /* While the mm maps the same shared pages writable in one place and
+     * executable in another, each engine's hook on stores (mem.c, "code
+     * written through a second view"): (uc_engine *, uc_hook) pairs. */
+    GArray *view_hooks;
 };
 
 /* Does the mm hold a mapping whose code a guest store can change: one
