@@ -9,7 +9,8 @@
 #include "emu/kernel/signal.h"
 #include "emu/sys/timekeeping.h"
 
-/* Linux 6.18's x86_64 [vvar] and [vvar_vclock] sizes. */
+/* Linux 6.18's x86 [vvar] and [vvar_vclock] sizes (a 64-bit kernel's, for
+ * its compat tasks too). */
 #define VVAR_SIZE (6u * 4096u)
 #define VCLOCK_SIZE (2u * 4096u)
 
@@ -17,32 +18,29 @@ err_t vdso_map(struct task *t)
 {
     struct vdso_image img;
     vdso_build(&img, t->is64, t->vendor == VENDOR_INTEL);
-    /* Top of the mmap area, where Linux puts it first.  A 64-bit task gets
-     * Linux 6.18's layout: [vvar] (4 pages) and [vvar_vclock] (2), the
+    /* Top of the mmap area, where Linux puts it first, in Linux 6.18's
+     * layout for either ABI: [vvar] (4 pages) and [vvar_vclock] (2), the
      * kernel's read-only time data (zeros here: the emulated vDSO reads
      * the host's clocks), then the two-page [vdso]. */
-    uint64_t data = t->is64 ? VVAR_SIZE : 0, code = t->is64 ? 2 * VDSO_SIZE : VDSO_SIZE;
-    uint64_t base = mm_find_free(t->mm, data + code, t->mm->mmap_base);
+    uint64_t code = 2 * VDSO_SIZE;
+    uint64_t base = mm_find_free(t->mm, VVAR_SIZE + code, t->mm->mmap_base);
     if (!base)
         return err_new("no room for the vDSO");
     err_t e;
-    if (data) {
-        if ((e = mm_map_fixed(t->mm, base, VVAR_SIZE - VCLOCK_SIZE, PROT_READ_LINUX, "[vvar]",
-                              NULL)) ||
-            (e = mm_map_fixed(t->mm, base + VVAR_SIZE - VCLOCK_SIZE, VCLOCK_SIZE,
-                              PROT_READ_LINUX, "[vvar_vclock]", NULL)))
-            return e;
-        mm_set_special(t->mm, base, VMA_VVAR);
-        mm_set_special(t->mm, base + VVAR_SIZE - VCLOCK_SIZE, VMA_VVAR);
-    }
-    uint64_t at = base + data;
+    if ((e = mm_map_fixed(t->mm, base, VVAR_SIZE - VCLOCK_SIZE, PROT_READ_LINUX, "[vvar]", NULL)) ||
+        (e = mm_map_fixed(t->mm, base + VVAR_SIZE - VCLOCK_SIZE, VCLOCK_SIZE, PROT_READ_LINUX,
+                          "[vvar_vclock]", NULL)))
+        return e;
+    mm_set_special(t->mm, base, VMA_VVAR);
+    mm_set_special(t->mm, base + VVAR_SIZE - VCLOCK_SIZE, VMA_VVAR);
+    uint64_t at = base + VVAR_SIZE;
     uint8_t *host;
     if ((e = mm_map_fixed(t->mm, at, code, PROT_READ_LINUX | PROT_EXEC_LINUX, "[vdso]", &host)))
         return e;
     mm_set_special(t->mm, at, VMA_VDSO);
     memcpy(host, img.bytes, VDSO_SIZE);
-    /* Linux's 64-bit vDSO is two pages; the second, which this image does
-     * not need, traps wherever it is entered. */
+    /* Linux's vDSO is two pages; the second, which this image does not
+     * need, traps wherever it is entered. */
     memset(host + VDSO_SIZE, 0xcc, code - VDSO_SIZE);
     t->mm->layout.vdso = at;
     if (t->is64) {

@@ -249,22 +249,22 @@ static char *death_reason(int sig, const struct ksiginfo *info);
 
 /* complete_signal(): which thread of the process takes a signal queued on
  * the process.  The target itself if it can, else the next thread that
- * can, from where the last search stopped; a fatal signal nobody handles
- * starts the process's exit at once. */
+ * can, from where the last search stopped (a signal sent to one thread
+ * goes to it alone); a fatal signal nobody handles starts the process's
+ * exit at once, whichever thread it was sent to (tgkill included). */
 static void complete_signal(struct task *p, const struct ksiginfo *info)
 {
     int sig = info->signo;
     struct thread_group *g = p->group;
     struct task *t = NULL;
-    if (!info->shared) {
-        /* Sent to this thread: it looks at its signals soon, whatever it
-         * is doing. */
-        wake_up(p);
-        return;
-    }
     if (wants_signal(p, sig))
         t = p;
-    else {
+    else if (!info->shared) {
+        /* Sent to this thread, which does not want it now: it looks at
+         * its signals soon, whatever it is doing. */
+        wake_up(p);
+        return;
+    } else {
         unsigned n = g_queue_get_length(&g->threads);
         for (unsigned k = 0; k < n && !t; k++) {
             struct task *c = g_queue_peek_nth(&g->threads, (g->curr_target + k) % n);

@@ -471,15 +471,16 @@ static char *vfile_proc_syscall(const struct task *t, const struct task *reader)
 }
 
 /* What /proc/PID/maps names a mapping (show_map_vma): the program's own
- * segments by its path, the heap, stack and vDSO by their brackets, and
- * anonymous memory by nothing. */
+ * segments by its path, the heap, stack, vDSO and its data pages by their
+ * brackets, and anonymous memory by nothing. */
 static const char *maps_name(const struct mm *mm, const struct vma *v)
 {
     if (!v->name)
         return NULL;
     if (!strcmp(v->name, "[elf]"))
         return mm->exe_path;
-    if (!strcmp(v->name, "[heap]") || !strcmp(v->name, "[vdso]") || vma_is_stack(v))
+    if (!strcmp(v->name, "[heap]") || !strcmp(v->name, "[vdso]") || !strcmp(v->name, "[vvar]") ||
+        !strcmp(v->name, "[vvar_vclock]") || vma_is_stack(v))
         return v->name;
     return NULL;
 }

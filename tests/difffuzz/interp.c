@@ -597,8 +597,10 @@ static int pipes[NTHREADS][2];
 static long result_of[NTHREADS], sig_of[NTHREADS];
 static int threads_started;
 static unsigned char stacks[NTHREADS][16384] __attribute__((aligned(16)));
-static const unsigned long all_signals[1] = { ~0UL };
-static const unsigned long no_signals[1] = { 0 };
+/* Kernel sigsets: 64 bits on both ABIs (an i386 long would leave the
+ * kernel reading 4 bytes of whatever follows for signals 33-64). */
+static const unsigned long long all_signals = ~0ULL;
+static const unsigned long long no_signals = 0;
 
 static long thread_main(long k)
 {
@@ -611,7 +613,7 @@ static long thread_main(long k)
         break;
     case 1: {
         struct { int fd; short events, revents; } pfd = { pipes[k][0], 1, 0 };
-        r = sys6(NR_PPOLL, (long)&pfd, 1, 0, (long)no_signals, 8, 0);
+        r = sys6(NR_PPOLL, (long)&pfd, 1, 0, (long)&no_signals, 8, 0);
         if (r == 1) {
             unsigned char b = 0;
             r = sys3(NR_(read), pipes[k][0], (long)&b, 1);
@@ -620,7 +622,7 @@ static long thread_main(long k)
         break;
     }
     case 2:
-        r = sys6(NR_PPOLL, 0, 0, 0, (long)no_signals, 8, 0);
+        r = sys6(NR_PPOLL, 0, 0, 0, (long)&no_signals, 8, 0);
         break;
     default:
         r = 3;
@@ -658,11 +660,11 @@ static void task_op(char op, const unsigned long *a)
             put_str(" pipe failed\n");
             return;
         }
-        unsigned long old[1];
-        sys6(NR_SIGPROCMASK, 0 /* SIG_BLOCK */, (long)all_signals, (long)old, 8, 0, 0);
+        unsigned long long old;
+        sys6(NR_SIGPROCMASK, 0 /* SIG_BLOCK */, (long)&all_signals, (long)&old, 8, 0, 0);
         r = fuzz_spawn(THREAD_FLAGS, stacks[k] + sizeof(stacks[k]), &tidw[k], &tidw[k],
                        thread_main, (long)k);
-        sys6(NR_SIGPROCMASK, 2 /* SIG_SETMASK */, (long)old, 0, 8, 0, 0);
+        sys6(NR_SIGPROCMASK, 2 /* SIG_SETMASK */, (long)&old, 0, 8, 0, 0);
         if (r > 0) {
             tid_of[k] = (int)r;
             threads_started = 1;
