@@ -398,8 +398,10 @@ class Scene:
         shutil.rmtree(self.top, ignore_errors=True)
 
 
-def attempt(argv, scene, watcher):
-    """Run argv holding until stdin closes; return (stdout, effects seen)."""
+def attempt(argv, scene, watcher, settle=2.0):
+    """Run argv holding until stdin closes; return (stdout, effects seen).
+    `settle`: how long a change of the directory may take to show after the
+    program has ended (a forked child may still be writing)."""
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, preexec_fn=lambda: libc.personality(
                              ADDR_NO_RANDOMIZE) if argv[0] != EMU else None)
@@ -421,7 +423,7 @@ def attempt(argv, scene, watcher):
     orphans = reap_orphans({scene.victim.pid}, 0.5 if watcher == "proc" else 0.05)
     if orphans:
         effects.append("%d new process(es)" % len(orphans))
-    for _ in range(40):  # a forked child may still be writing
+    for _ in range(int(settle / 0.05)):
         after = snapshot(scene.dir)
         if after != scene.before or watcher not in ("dir", "proc"):
             break
@@ -467,8 +469,10 @@ def hostcalls(emu, guests):
                     seen_by.add(watcher)
             scene = Scene()
             try:
+                # Where nothing should change, each case waits all of
+                # `settle`: an escaped child would show in a fraction of it.
                 line, effects = attempt([emu, guests[bits], action, scene.arg(watcher), "hold"],
-                                        scene, watcher)
+                                        scene, watcher, settle=0.5)
             finally:
                 scene.close()
             if want == PID:
