@@ -970,6 +970,12 @@ static ram_addr_t find_ram_offset_last(struct uc_struct *uc, ram_addr_t size)
     return result;
 }
 
+static int compare_ram_addr(const void *a, const void *b)
+{
+    ram_addr_t x = *(const ram_addr_t *)a, y = *(const ram_addr_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Allocate space within the ram_addr_t space that governs the
  * dirty bitmaps.
  * Called with the ramlist lock held.
@@ -989,6 +995,21 @@ static ram_addr_t find_ram_offset(struct uc_struct *uc, ram_addr_t size)
         return find_ram_offset_last(uc, size);
     }
 
+    /* The blocks' starts, sorted, so that the block after a candidate is
+     * a binary search away: comparing every pair made each allocation
+     * quadratic in the number of blocks, and mapping a whole address space
+     * into a new engine cubic (seccomp-emu). */
+    size_t nblocks = 0, lo, hi;
+    RAMBLOCK_FOREACH(next_block) {
+        nblocks++;
+    }
+    ram_addr_t *starts = g_new(ram_addr_t, nblocks);
+    nblocks = 0;
+    RAMBLOCK_FOREACH(next_block) {
+        starts[nblocks++] = next_block->offset;
+    }
+    qsort(starts, nblocks, sizeof(*starts), compare_ram_addr);
+
     RAMBLOCK_FOREACH(block) {
         ram_addr_t candidate, next = RAM_ADDR_MAX;
 
@@ -998,13 +1019,17 @@ static ram_addr_t find_ram_offset(struct uc_struct *uc, ram_addr_t size)
         candidate = block->offset + block->max_length;
         candidate = ROUND_UP(candidate, BITS_PER_LONG << TARGET_PAGE_BITS);
 
-        /* Search for the closest following block
-         * and find the gap.
-         */
-        RAMBLOCK_FOREACH(next_block) {
-            if (next_block->offset >= candidate) {
-                next = MIN(next, next_block->offset);
+        /* The closest following block, and the gap. */
+        for (lo = 0, hi = nblocks; lo < hi;) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (starts[mid] >= candidate) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
             }
+        }
+        if (lo < nblocks) {
+            next = starts[lo];
         }
 
         /* If it fits remember our place and remember the size
@@ -1016,6 +1041,8 @@ static ram_addr_t find_ram_offset(struct uc_struct *uc, ram_addr_t size)
             mingap = next - candidate;
         }
     }
+
+    g_free(starts);
 
     if (offset == RAM_ADDR_MAX) {
         fprintf(stderr, "Failed to find gap of requested size: %" PRIu64 "\n",
