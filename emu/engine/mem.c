@@ -147,17 +147,31 @@ void mm_unref(struct mm *mm)
     g_free(mm);
 }
 
+static void unmap_first(uc_engine *uc, const struct mm *mm, guint n)
+{
+    while (n-- > 0)
+        uc_mem_unmap(uc, VMA(mm, n)->start, VMA(mm, n)->end - VMA(mm, n)->start);
+}
+
 err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
 {
-    for (guint i = 0; i < mm->vmas->len; i++) {
-        const struct vma *v = VMA(mm, i);
-        err_t e = UC_TRY(uc_mem_map_ptr(uc, v->start, v->end - v->start, mm_uc_prot(v->prot),
-                                        v->host));
-        if (e) {
-            while (i-- > 0)
-                uc_mem_unmap(uc, VMA(mm, i)->start, VMA(mm, i)->end - VMA(mm, i)->start);
-            return e;
-        }
+    /* One rebuild of the engine's memory topology for all the regions,
+     * not one per region: a thread's engine maps every mapping of its
+     * process, a hundred stacks where a hundred threads run. */
+    err_t e = UC_TRY(uc_ctl_mem_batch(uc, 1));
+    guint mapped = 0;
+    for (; !e && mapped < mm->vmas->len; mapped++) {
+        const struct vma *v = VMA(mm, mapped);
+        e = UC_TRY(uc_mem_map_ptr(uc, v->start, v->end - v->start, mm_uc_prot(v->prot), v->host));
+    }
+    if (e)
+        unmap_first(uc, mm, mapped - 1);
+    err_t end = UC_TRY(uc_ctl_mem_batch(uc, 0));
+    if (e || end) {
+        if (!e)
+            unmap_first(uc, mm, mapped);
+        err_free(e ? end : NULL);
+        return e ? e : end;
     }
     g_ptr_array_add(mm->engines, uc);
     /* A fork's copy, or a thread's engine, may hold two views already. */
@@ -165,11 +179,9 @@ err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
         update_view_hooks(mm);
         return OK;
     }
-    err_t e = hook_views(mm, uc);
-    if (e) {
+    if ((e = hook_views(mm, uc))) {
         mm_detach_engine(mm, uc);
-        for (guint i = 0; i < mm->vmas->len; i++)
-            uc_mem_unmap(uc, VMA(mm, i)->start, VMA(mm, i)->end - VMA(mm, i)->start);
+        unmap_first(uc, mm, mm->vmas->len);
     }
     return e;
 }

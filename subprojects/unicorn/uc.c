@@ -2810,6 +2810,23 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
         }
         break;
 
+    case UC_CTL_MEM_BATCH:
+
+        UC_INIT(uc);
+
+        if (rw == UC_CTL_IO_WRITE) {
+            int on = va_arg(args, int);
+            if (on) {
+                uc->memory_batch_depth++;
+            } else if (uc->memory_batch_depth > 0 &&
+                       --uc->memory_batch_depth == 0) {
+                uc->memory_commit(uc->system_memory);
+            }
+        } else {
+            err = UC_ERR_ARG;
+        }
+        break;
+
     case UC_CTL_PARALLEL_IDLE:
 
         if (rw == UC_CTL_IO_WRITE) {

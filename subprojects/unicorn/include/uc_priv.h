@@ -290,6 +290,7 @@ struct uc_struct {
     uc_memory_filter_t memory_filter_subregions;
     uc_mem_unmap_t memory_unmap;
     uc_mem_unmap_t memory_moveout;
+    void (*memory_commit)(MemoryRegion *mr); /* UC_CTL_MEM_BATCH's end */
     uc_mem_unmap_t memory_movein;
     uc_readonly_mem_t readonly_mem;
     uc_cpus_init cpus_init;
@@ -343,6 +344,7 @@ struct uc_struct {
     QTAILQ_HEAD(, AddressSpace) address_spaces;
     GHashTable *flat_views;
     bool memory_region_update_pending;
+    int memory_batch_depth; /* UC_CTL_MEM_BATCH: commits wait for 0 */
 
     uc_set_tlb_t set_tlb;
 

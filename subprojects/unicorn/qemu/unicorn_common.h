@@ -131,6 +131,7 @@ static inline void uc_common_init(struct uc_struct* uc)
     uc->memory_map_ptr = memory_map_ptr;
     uc->memory_unmap = memory_unmap;
     uc->memory_moveout = memory_moveout;
+    uc->memory_commit = memory_region_transaction_commit;
     uc->memory_movein = memory_movein;
     uc->readonly_mem = memory_region_set_readonly;
     uc->target_page = target_page_init;

@@ -634,6 +634,12 @@ typedef enum uc_control_type {
     // waits while another engine runs exclusively.  No-op outside a group.
     // Write: @args = (int)
     UC_CTL_PARALLEL_IDLE,
+    // seccomp-emu: maps and unmaps made between a write of 1 and a write
+    // of 0 rebuild the engine's memory topology once, at the 0, not each
+    // (mapping a whole address space into a new engine).  Nothing may run
+    // in between.  Nests.
+    // Write: @args = (int)
+    UC_CTL_MEM_BATCH,
 } uc_control_type;
 
 /*
@@ -731,6 +737,8 @@ See sample_ctl.c for a detailed example.
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_PARALLEL_GROUP, 1), (group))
 #define uc_ctl_parallel_idle(uc, idle)                                         \
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_PARALLEL_IDLE, 1), (int)(idle))
+#define uc_ctl_mem_batch(uc, on)                                               \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_MEM_BATCH, 1), (int)(on))
 
 // seccomp-emu: a group of engines that run in parallel (UC_CTL_PARALLEL_GROUP)
 typedef struct uc_parallel_group uc_parallel_group;

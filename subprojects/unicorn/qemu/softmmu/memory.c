@@ -972,6 +972,9 @@ void memory_region_transaction_commit(MemoryRegion *mr)
 {
     AddressSpace *as;
 
+    if (mr->uc->memory_batch_depth > 0) {
+        return; /* UC_CTL_MEM_BATCH: at its end */
+    }
     if (mr->uc->memory_region_update_pending) {
         flatviews_reset(mr->uc);
 
