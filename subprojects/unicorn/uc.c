@@ -1593,6 +1593,7 @@ uc_err uc_mem_protect(struct uc_struct *uc, uint64_t address, size_t size,
     uint64_t pc;
     size_t count, len;
     bool remove_exec = false;
+    bool removed = false;
 
     UC_INIT(uc);
 
@@ -1648,6 +1649,13 @@ uc_err uc_mem_protect(struct uc_struct *uc, uint64_t address, size_t size,
             }
 
             mr = uc->memory_mapping(uc, addr);
+            // A TLB hit is not checked against the region's permissions
+            // (only a fill is), and readonly_mem() flushes only when a
+            // region's writability changes: a readable page made
+            // PROT_NONE stayed readable through its TLB entry.
+            if ((mr->perms & ~perms) != 0) {
+                removed = true;
+            }
             // will this remove EXEC permission?
             if (((mr->perms & UC_PROT_EXEC) != 0) &&
                 ((perms & UC_PROT_EXEC) == 0)) {
@@ -1674,6 +1682,10 @@ uc_err uc_mem_protect(struct uc_struct *uc, uint64_t address, size_t size,
 
         count += len;
         addr += len;
+    }
+
+    if (removed && uc->cpu) {
+        uc->tcg_flush_tlb(uc);
     }
 
     // if EXEC permission is removed, then quit TB and continue at the same
