@@ -42,6 +42,12 @@ struct sigreturn_out {
     /* x86_64: SS is to become __USER_DS unless the GDT holds a valid user
      * data segment there (force_valid_ss(), which needs the descriptors) */
     bool force_valid_ss;
+    /* How far a bad frame got: the kernel sets the blocked mask from it
+     * before it reads the context, and its restore_sigcontext() writes the
+     * registers before it restores the FPU state, so a bad FPU image
+     * leaves both in place (and the FPU in its init state) for the
+     * SIGSEGV that follows. */
+    bool mask_read, regs_read;
 };
 
 /* Is `sp` on the alternate stack (on_sig_stack)? */
@@ -54,7 +60,8 @@ bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, s
 
 /* Read the frame sigreturn (ia32, !rt), rt_sigreturn (rt) finds at the
  * current stack pointer; `cur` is the state at the call, xcr0 the task's.
- * False on a bad frame (SIGSEGV). */
+ * False on a bad frame (SIGSEGV; out->mask_read and out->regs_read say
+ * what of it still counts). */
 bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur, uint64_t xcr0,
                              struct sigreturn_out *out);
 bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt, uint64_t xcr0,

@@ -171,8 +171,9 @@ static uint16_t fixup_rpl(uint16_t sel)
  * only FIX_EFLAGS from the frame, data segments as reload_segments() takes
  * them. */
 static bool get_sigcontext(const struct mm *mm, const struct sigcontext_32_linux *sc,
-                           const struct uctx *cur, uint64_t xcr0, struct uctx *r)
+                           const struct uctx *cur, uint64_t xcr0, struct sigreturn_out *out)
 {
+    struct uctx *r = &out->regs;
     *r = *cur;
     r->r[UR_DI] = sc->di, r->r[UR_SI] = sc->si, r->r[UR_BP] = sc->bp, r->r[UR_SP] = sc->sp;
     r->r[UR_BX] = sc->bx, r->r[UR_DX] = sc->dx, r->r[UR_CX] = sc->cx, r->r[UR_AX] = sc->ax;
@@ -184,6 +185,7 @@ static bool get_sigcontext(const struct mm *mm, const struct sigcontext_32_linux
     r->fs = fixup_rpl(sc->fs);
     r->ds = fixup_rpl(sc->ds);
     r->es = fixup_rpl(sc->es);
+    out->regs_read = true;
     return get_fpstate(mm, sc->fpstate, xcr0, &r->fpu);
 }
 
@@ -197,17 +199,19 @@ bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt,
         if (!mm_read(mm, sp - 8, &f, sizeof(f)))
             return false;
         out->mask = f.sc.oldmask | ((uint64_t)f.extramask << 32);
+        out->mask_read = true;
         out->has_ss = false;
-        return get_sigcontext(mm, &f.sc, cur, xcr0, &out->regs);
+        return get_sigcontext(mm, &f.sc, cur, xcr0, out);
     }
     struct rt_sigframe_ia32_linux f;
     if (!mm_read(mm, sp - 4, &f, sizeof(f)))
         return false;
     const struct ucontext_ia32_linux *uc = &f.uc;
     out->mask = uc->uc_sigmask[0] | ((uint64_t)uc->uc_sigmask[1] << 32);
+    out->mask_read = true;
     out->has_ss = true;
     out->ss.sp = uc->uc_stack.ss_sp;
     out->ss.flags = (uint32_t)uc->uc_stack.ss_flags;
     out->ss.size = uc->uc_stack.ss_size;
-    return get_sigcontext(mm, &uc->uc_mcontext, cur, xcr0, &out->regs);
+    return get_sigcontext(mm, &uc->uc_mcontext, cur, xcr0, out);
 }

@@ -104,6 +104,8 @@ bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur, uint64
         return false;
     const struct ucontext_64_linux *uc = &f.uc;
     const struct sigcontext_64_linux *sc = &uc->uc_mcontext;
+    out->mask = uc->uc_sigmask;
+    out->mask_read = true;
     out->regs = *cur;
     struct uctx *r = &out->regs;
     get_gregs(r, sc);
@@ -117,13 +119,13 @@ bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur, uint64
      * they are. */
     out->force_valid_ss =
         !(uc->uc_flags & UC_STRICT_RESTORE_SS_LINUX) && r->cs == SEL_USER_CS_LINUX;
+    out->regs_read = true;
     if (sc->fpstate) {
         uint64_t restored;
         if (!sigframe_fpstate_get(mm, sc->fpstate, true, false, xcr0, &r->fpu, &restored))
             return false;
     } else
         uctx_fpu_init(&r->fpu);
-    out->mask = uc->uc_sigmask;
     out->has_ss = true;
     out->ss.sp = uc->uc_stack.ss_sp;
     out->ss.flags = (uint32_t)uc->uc_stack.ss_flags;

@@ -535,14 +535,23 @@ static int64_t do_sigreturn(struct task *t, bool rt)
     struct sigreturn_out out = { .force_valid_ss = false };
     bool ok = compat(t) ? sigframe_ia32_restore(t->mm, &cur, rt, t->cpu->xcr0, &out)
                         : sigframe_x86_64_restore(t->mm, &cur, t->cpu->xcr0, &out);
+    if (out.mask_read)
+        signal_set_blocked(t, out.mask);
+    if (out.regs_read && out.force_valid_ss && !cpu_valid_user_data(t->cpu, out.regs.ss))
+        out.regs.ss = SEL_USER_DS_LINUX;
     if (!ok) {
-        /* badframe: the kernel's signal_fault() forces SIGSEGV */
+        /* badframe: the kernel's signal_fault() forces SIGSEGV, delivered
+         * from the registers the frame gave if it got that far (a stack
+         * pointer it cannot push the handler's frame on kills), with the
+         * FPU reset (fpu__clear_user_states) and 0 the call's result. */
+        if (out.regs_read) {
+            uctx_fpu_init(&out.regs.fpu);
+            out.regs.r[UR_AX] = 0;
+            signal_set_return_context(t, &out.regs);
+        }
         signal_fault_trap(t, SIGSEGV_LINUX, SI_KERNEL_LINUX, 0, t->sig.trapno, t->sig.err);
         return 0;
     }
-    if (out.force_valid_ss && !cpu_valid_user_data(t->cpu, out.regs.ss))
-        out.regs.ss = SEL_USER_DS_LINUX;
-    signal_set_blocked(t, out.mask);
     /* restore_altstack(): as sigaltstack(2) would, errors ignored.  The
      * kernel judges "in use" by the handler's stack pointer at the call
      * (measured: a handler that re-registered the stack it runs on keeps
