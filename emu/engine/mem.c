@@ -78,6 +78,11 @@ uint32_t mm_uc_prot(int prot)
     return p;
 }
 
+uint32_t mm_vma_uc_prot(const struct vma *v, int prot)
+{
+    return v->past_object ? 0 : mm_uc_prot(prot);
+}
+
 /* What the guest can do with a page, in the terms syscalls check. */
 static int effective(int prot)
 {
@@ -85,6 +90,21 @@ static int effective(int prot)
     if (prot & (PROT_WRITE_LINUX | PROT_EXEC_LINUX))
         p |= PROT_READ_LINUX;
     return p;
+}
+
+/* Can a call reach the piece v for `prot` (copy_from_user and
+ * copy_to_user: seccomp-emu's page and pages past a shared object's end
+ * are EFAULT whatever their protection)? */
+static bool reachable(const struct vma *v, int prot)
+{
+    return !v->hidden && !v->past_object && (effective(v->prot) & prot) == prot;
+}
+
+/* A shared anonymous mapping (shmem): the shared file mappings are the
+ * granted files' read-only copies, which never take PROT_WRITE. */
+static bool shared_anon(const struct vma *v)
+{
+    return v->shared && !v->no_write && !v->special;
 }
 
 #define VMA(mm, i) (&g_array_index((mm)->vmas, struct vma, (i)))
@@ -162,7 +182,8 @@ err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
     guint mapped = 0;
     for (; !e && mapped < mm->vmas->len; mapped++) {
         const struct vma *v = VMA(mm, mapped);
-        e = UC_TRY(uc_mem_map_ptr(uc, v->start, v->end - v->start, mm_uc_prot(v->prot), v->host));
+        e = UC_TRY(uc_mem_map_ptr(uc, v->start, v->end - v->start, mm_vma_uc_prot(v, v->prot),
+                                   v->host));
     }
     if (e)
         unmap_first(uc, mm, mapped - 1);
@@ -319,7 +340,7 @@ static err_t insert_piece(struct mm *mm, struct vma v)
 {
     for (guint k = 0; k < mm->engines->len; k++) {
         err_t e = UC_TRY(uc_mem_map_ptr(mm->engines->pdata[k], v.start, v.end - v.start,
-                                        mm_uc_prot(v.prot), v.host));
+                                        mm_vma_uc_prot(&v, v.prot), v.host));
         if (e) {
             while (k-- > 0)
                 uc_mem_unmap(mm->engines->pdata[k], v.start, v.end - v.start);
@@ -409,10 +430,10 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
         uc_engine *uc = mm->engines->pdata[k];
         if (uc_mem_unmap(uc, v->start, old_len) != UC_ERR_OK)
             break;
-        if (uc_mem_map_ptr(uc, v->start, old_len + extra, mm_uc_prot(v->prot), v->host) !=
+        if (uc_mem_map_ptr(uc, v->start, old_len + extra, mm_vma_uc_prot(v, v->prot), v->host) !=
             UC_ERR_OK) {
             /* as it was; an engine that refuses even that fails the next access */
-            uc_mem_map_ptr(uc, v->start, old_len, mm_uc_prot(v->prot), v->host);
+            uc_mem_map_ptr(uc, v->start, old_len, mm_vma_uc_prot(v, v->prot), v->host);
             break;
         }
     }
@@ -420,7 +441,7 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
         while (k-- > 0) {
             uc_engine *uc = mm->engines->pdata[k];
             uc_mem_unmap(uc, v->start, old_len + extra);
-            uc_mem_map_ptr(uc, v->start, old_len, mm_uc_prot(v->prot), v->host);
+            uc_mem_map_ptr(uc, v->start, old_len, mm_vma_uc_prot(v, v->prot), v->host);
         }
         if (more)
             munmap(more, extra);
@@ -447,7 +468,8 @@ static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct
 {
     struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .name = like->name,
                      .shared = like->shared, .no_write = like->no_write,
-                     .locked = like->locked, .file = like->file };
+                     .locked = like->locked, .file = like->file,
+                     .past_object = shared_anon(like) };
     return map_chunk(mm, v, like->shared ? 0 : PAGE_ALIGN_LINUX(MAX(len, grown)), NULL);
 }
 
@@ -802,7 +824,7 @@ static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, i
         err_t e = OK;
         for (guint k = 0; k < mm->engines->len && !e; k++)
             e = UC_TRY(uc_mem_protect(mm->engines->pdata[k], v->start, v->end - v->start,
-                                      mm_uc_prot(prot)));
+                                      mm_vma_uc_prot(v, prot)));
         if (e)
             return map_errno(e);
         v->prot = prot;
@@ -913,23 +935,33 @@ static int64_t unmap_range(struct mm *mm, uint64_t addr, uint64_t len)
 /* mremap with a zero old length: a second view of a shared mapping's
  * pages at dst (DOS emulators map video memory twice this way), copy_vma()
  * with nothing moved.  The view may run past the source mapping into the
- * shared object; here the object is the mapping's chunk, and a view past
- * what it holds is refused (-ENOMEM) rather than given pages that are not
- * the object's. */
+ * shared object; here the object is the mapping's chunk (a shared one
+ * never grows: chunk->used is the object's size).  What runs past the
+ * object is mapped all the same, as pages past_object (SIGBUS). */
 static int64_t remap_view(struct mm *mm, guint vi, uint64_t old, uint64_t len, uint64_t dst)
 {
     struct vma view = *VMA(mm, vi);
     view.host += old - view.start;
-    if ((size_t)(view.host - view.chunk->base) + len > view.chunk->used)
-        return -ENOMEM_LINUX;
+    size_t at = (size_t)(view.host - view.chunk->base);
+    uint64_t inside = view.past_object || at >= view.chunk->used
+                          ? 0 : MIN(len, (uint64_t)(view.chunk->used - at));
     if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
         return -ENOMEM_LINUX;
-    view.start = dst;
-    view.end = dst + len;
-    err_t e = insert_piece(mm, view);
+    err_t e = OK;
+    if (inside) {
+        view.start = dst;
+        view.end = dst + inside;
+        if (!(e = insert_piece(mm, view)))
+            mm->mapped += inside;
+    }
+    if (!e && inside < len) {
+        e = map_chunk(mm, (struct vma){ .start = dst + inside, .end = dst + len,
+                                        .prot = view.prot, .name = view.name, .shared = true,
+                                        .locked = view.locked, .dontfork = view.dontfork,
+                                        .past_object = true }, 0, NULL);
+    }
     if (e)
         return map_errno(e);
-    mm->mapped += len;
     return (int64_t)dst;
 }
 
@@ -1335,7 +1367,7 @@ uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int p
     guint i = first_above(mm, addr);
     while (at < end && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
-        if (v->start > at || v->hidden || (effective(v->prot) & prot) != prot)
+        if (v->start > at || !reachable(v, prot))
             break;
         at = v->end;
         i++;
@@ -1351,7 +1383,7 @@ int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct
     guint i = first_above(mm, addr);
     while (at < end && n < max && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
-        if (v->start > at || v->hidden || (effective(v->prot) & prot) != prot)
+        if (v->start > at || !reachable(v, prot))
             break;
         uint64_t stop = MIN(v->end, end);
         iov[n].iov_base = v->host + (at - v->start);
@@ -1410,7 +1442,7 @@ int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
         if (addr + i < addr || addr + i >= mm->limit)
             return -EFAULT_LINUX;
         const struct vma *v = mm_find(mm, addr + i);
-        if (!v || v->hidden || !(effective(v->prot) & PROT_READ_LINUX))
+        if (!v || !reachable(v, PROT_READ_LINUX))
             return -EFAULT_LINUX;
         dst[i] = (char)v->host[addr + i - v->start];
         if (!dst[i])

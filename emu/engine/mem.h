@@ -45,6 +45,12 @@ struct vma {
                             program) that has never been writable: its pages
                             are still the file's, not anonymous copies (a
                             shared futex keys the two apart: get_futex_key) */
+    bool past_object;    /* pages of a shared anonymous mapping past the end
+                            of its object (the shmem file mmap made, whose
+                            size nothing changes): mremap grew the mapping,
+                            or a zero-length view ran past the object.
+                            Linux maps them, and every access is SIGBUS
+                            (shmem_fault past i_size), EFAULT for a call */
     enum vma_special special;
 };
 
@@ -205,6 +211,9 @@ int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max);
 /* Unicorn's protection bits for PROT_*_LINUX, with x86's rules (write and
  * execute imply read; NX keeps execute apart). */
 uint32_t mm_uc_prot(int prot);
+/* What the engines may do with the piece v, were its protection `prot`:
+ * nothing past a shared object's end (past_object), else mm_uc_prot. */
+uint32_t mm_vma_uc_prot(const struct vma *v, int prot);
 
 /* Make the mapping at `addr` invisible to the guest's system calls, as
  * kernel memory is (the CPU can still read it: docs/threat-model.md). */

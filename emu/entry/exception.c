@@ -79,6 +79,16 @@ void exception_page_fault(struct task *t, uint64_t addr, bool mapped, enum acces
      * _PAGE_PROTNONE instead): the hardware says "not present", though a
      * mapping is there (SEGV_ACCERR). */
     const struct vma *v = mapped ? mm_find(t->mm, addr) : NULL;
+    /* Past the end of a shared object no page is there to map: shmem's
+     * fault handler answers VM_FAULT_SIGBUS, and do_sigbus() reports it
+     * with the (not-present) error code of the access. */
+    if (v && v->past_object) {
+        signal_fault_why(t, SIGBUS_LINUX, BUS_ADRERR_LINUX, addr, s->trapno,
+                         X86_PF_USER_LINUX | (how == ACCESS_WRITE ? X86_PF_WRITE_LINUX : 0) |
+                             (how == ACCESS_FETCH ? X86_PF_INSTR_LINUX : 0),
+                         why);
+        return;
+    }
     bool present = mapped && !(v && v->prot == 0);
     uint64_t err = X86_PF_USER_LINUX | (present || kernel_half ? X86_PF_PROT_LINUX : 0) |
                    (how == ACCESS_WRITE ? X86_PF_WRITE_LINUX : 0) |
