@@ -100,6 +100,13 @@ static bool reachable(const struct vma *v, int prot)
     return !v->hidden && !v->past_object && (effective(v->prot) & prot) == prot;
 }
 
+/* Anonymous private memory, whose VMAs have page offsets of their own and
+ * an anon_vma once written (struct vma's pgoff and anon). */
+static bool private_anon(const struct vma *v)
+{
+    return !v->shared && !v->file && !v->special && !v->hidden;
+}
+
 /* A shared anonymous mapping (shmem): the shared file mappings are the
  * granted files' read-only copies, which never take PROT_WRITE. */
 static bool shared_anon(const struct vma *v)
@@ -388,7 +395,7 @@ static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool 
         return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
                        "x overlaps another", addr, len);
     struct vma v = { .start = addr, .end = addr + len, .prot = prot, .name = name,
-                     .shared = shared };
+                     .shared = shared, .pgoff = addr / PAGE_SIZE_LINUX };
     return map_chunk(mm, v, 0, host_out);
 }
 
@@ -469,7 +476,14 @@ static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct
     struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .name = like->name,
                      .shared = like->shared, .no_write = like->no_write,
                      .locked = like->locked, .file = like->file,
-                     .past_object = shared_anon(like) };
+                     .past_object = shared_anon(like), .pgoff = addr / PAGE_SIZE_LINUX };
+    /* The growth is the VMA's own: its page offsets run on from the piece
+     * that ends where it starts (moved there, or grown in place). */
+    guint p = addr ? first_above(mm, addr - 1) : mm->vmas->len;
+    if (p < mm->vmas->len && VMA(mm, p)->start < addr && VMA(mm, p)->end == addr) {
+        v.pgoff = VMA(mm, p)->pgoff + (addr - VMA(mm, p)->start) / PAGE_SIZE_LINUX;
+        v.anon = VMA(mm, p)->anon;
+    }
     return map_chunk(mm, v, like->shared ? 0 : PAGE_ALIGN_LINUX(MAX(len, grown)), NULL);
 }
 
@@ -507,6 +521,7 @@ static err_t carve(struct mm *mm, uint64_t addr, uint64_t len)
             struct vma right = v;
             right.start = end;
             right.host = v.host + (end - v.start);
+            right.pgoff = v.pgoff + (end - v.start) / PAGE_SIZE_LINUX;
             if ((e = insert_piece(mm, right)))
                 return e;
             mm->mapped += right.end - right.start;
@@ -708,6 +723,11 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
         guint i = first_above(mm, addr);
         VMA(mm, i)->locked = true;
     }
+    /* mm_populate(): MAP_POPULATE and MAP_LOCKED fault the pages in, a
+     * private writable mapping's for writing (populate_vma_page_range). */
+    if ((flags & (MAP_POPULATE_LINUX | MAP_LOCKED_LINUX)) && !(flags & MAP_NONBLOCK_LINUX) &&
+        (prot & PROT_WRITE_LINUX))
+        mm_anon_write(mm, addr, plen);
     return (int64_t)addr;
 }
 
@@ -747,6 +767,7 @@ static err_t isolate(struct mm *mm, guint i, uint64_t from, uint64_t to)
         p.start = cuts[k];
         p.end = cuts[k + 1];
         p.host = keep.host + (cuts[k] - keep.start);
+        p.pgoff = keep.pgoff + (cuts[k] - keep.start) / PAGE_SIZE_LINUX;
         if (!(e = insert_piece(mm, p)))
             mm->mapped += p.end - p.start;
     }
@@ -834,26 +855,77 @@ static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, i
     return at < end ? -ENOMEM_LINUX : 0;
 }
 
-/* The end of the mapping that holds `addr` as Linux would have it: its
- * pieces here are cut wherever a call split them, where Linux merges
- * neighbours with the same protection and kind back into one VMA. */
-static uint64_t vma_run_end(const struct mm *mm, guint i)
+/* Could Linux have the piece w, right after v, in v's VMA, their
+ * anon_vmas aside?  Linux merges neighbours with the same protection and
+ * kind, and anonymous private ones only where the page offsets run on. */
+static bool same_vma_kind(const struct vma *v, const struct vma *w)
 {
-    const struct vma *v = VMA(mm, i);
-    uint64_t end = v->end;
     /* A special mapping is one piece and one VMA ([vvar] and
      * [vvar_vclock] are two, side by side). */
-    if (v->special)
-        return end;
-    for (guint k = i + 1; k < mm->vmas->len; k++) {
-        const struct vma *w = VMA(mm, k);
-        if (w->start != end || w->prot != v->prot || w->shared != v->shared ||
-            w->special != v->special || w->hidden || vma_is_stack(w) != vma_is_stack(v) ||
-            w->locked != v->locked || w->file != v->file || w->dontfork != v->dontfork)
-            break;
-        end = w->end;
+    if (w->start != v->end || v->special || w->special || v->hidden || w->hidden ||
+        w->prot != v->prot || w->shared != v->shared || vma_is_stack(w) != vma_is_stack(v) ||
+        w->locked != v->locked || w->file != v->file || w->dontfork != v->dontfork)
+        return false;
+    return !private_anon(v) || w->pgoff == v->pgoff + (v->end - v->start) / PAGE_SIZE_LINUX;
+}
+
+/* The VMA, as Linux would have it, that holds piece i: its pieces are
+ * *first to the one returned, its anon_vma *anon (0: none yet).  Pieces
+ * here are cut wherever a call split them; Linux merges them back unless
+ * their anon_vmas differ (is_mergeable_anon_vma(): the same one, or one
+ * side without).  A VMA that met two takes the one on its left (a new
+ * range merges with the previous VMA first). */
+static guint linux_vma(const struct mm *mm, guint i, guint *first, uint64_t *anon)
+{
+    guint c = i;
+    while (c > 0 && same_vma_kind(VMA(mm, c - 1), VMA(mm, c)))
+        c--;
+    guint start = c, j = c + 1;
+    uint64_t a = VMA(mm, c)->anon;
+    for (; j < mm->vmas->len && same_vma_kind(VMA(mm, j - 1), VMA(mm, j)); j++) {
+        uint64_t b = VMA(mm, j)->anon;
+        if (a && b && a != b) {
+            if (j > i)
+                break;
+            start = j; /* a VMA of its own from here */
+            a = b;
+            continue;
+        }
+        a = a ? a : b;
     }
-    return end;
+    *first = start;
+    *anon = a;
+    return j - 1;
+}
+
+/* The end of the mapping that holds piece i, as Linux would have it. */
+static uint64_t vma_run_end(const struct mm *mm, guint i)
+{
+    guint first;
+    uint64_t anon;
+    return VMA(mm, linux_vma(mm, i, &first, &anon))->end;
+}
+
+bool mm_vma_awaits_anon(const struct mm *mm, const struct vma *v)
+{
+    (void)mm;
+    return private_anon(v) && !v->anon && (v->prot & PROT_WRITE_LINUX);
+}
+
+void mm_anon_write(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len;
+         i++) {
+        if (!private_anon(VMA(mm, i)) || VMA(mm, i)->anon)
+            continue;
+        guint first;
+        uint64_t anon;
+        guint last = linux_vma(mm, i, &first, &anon);
+        if (!anon)
+            anon = ++mm->anon_seq;
+        for (guint k = first; k <= last; k++)
+            VMA(mm, k)->anon = anon;
+    }
 }
 
 /* Moves the pages of [old, old+len) to dst: the host memory behind them
@@ -862,10 +934,19 @@ static uint64_t vma_run_end(const struct mm *mm, guint i)
 static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
 {
     err_t e = OK;
+    /* One VMA moves (remap_vma): copy_vma() keeps its page offsets once
+     * it has an anon_vma, and gives it the new address's otherwise. */
+    guint first;
+    uint64_t anon = 0;
+    if (first_above(mm, old) < mm->vmas->len)
+        linux_vma(mm, first_above(mm, old), &first, &anon);
     for (guint i = first_above(mm, old); !e && i < mm->vmas->len && VMA(mm, i)->start < old + len;
          i++) {
         struct vma piece = *VMA(mm, i);
         uint64_t from = MAX(piece.start, old), to = MIN(piece.end, old + len);
+        piece.pgoff = anon ? piece.pgoff + (from - piece.start) / PAGE_SIZE_LINUX
+                           : (dst + (from - old)) / PAGE_SIZE_LINUX;
+        piece.anon = private_anon(&piece) ? anon : piece.anon;
         piece.host += from - piece.start;
         piece.start = dst + (from - old);
         piece.end = dst + (to - old);
@@ -1101,13 +1182,25 @@ static int64_t remap_vma(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t
         return -ENOMEM_LINUX;
     if (!old_len)
         return remap_view(mm, vi, old, new_len, dst);
+    /* MREMAP_DONTUNMAP leaves the old VMA, its page offsets and anon_vma
+     * with it. */
+    guint src_first;
+    uint64_t src_anon;
+    linux_vma(mm, first_above(mm, old), &src_first, &src_anon);
+    uint64_t src_pgoff = like.pgoff + (old - like.start) / PAGE_SIZE_LINUX;
     err_t e = move_pages(mm, old, old_len, dst);
     if (!e && new_len > old_len)
         e = map_growth(mm, dst + old_len, new_len - old_len, &like, old_len);
     /* MREMAP_DONTUNMAP: the old range stays mapped, emptied (and
      * unlocked, as move_vma leaves it). */
-    if (!e && dontunmap)
+    if (!e && dontunmap) {
         e = map_new(mm, old, old_len, like.prot, like.shared, like.name, NULL);
+        if (!e && private_anon(&like)) {
+            struct vma *w = VMA(mm, first_above(mm, old));
+            w->pgoff = src_pgoff;
+            w->anon = src_anon;
+        }
+    }
     if (e)
         return map_errno(e);
     if (like.special)
@@ -1330,6 +1423,8 @@ static int64_t advise_range(struct mm *mm, uint64_t addr, uint64_t len, int advi
         int64_t r = advise_one(v, at, stop, advice);
         if (r)
             return r;
+        if (advice == MADV_POPULATE_WRITE_LINUX)
+            mm_anon_write(mm, at, stop - at); /* its write faults */
         /* VM_DONTCOPY, set or cleared: a change on part of a mapping
          * splits it (nothing changes, nothing splits). */
         bool dontfork = advice == MADV_DONTFORK_LINUX;
@@ -1433,6 +1528,7 @@ bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
         left -= covered;
     }
     mm_written(mm, addr, len);
+    mm_anon_write(mm, addr, len);
     return true;
 }
 

@@ -51,6 +51,15 @@ struct vma {
                             or a zero-length view ran past the object.
                             Linux maps them, and every access is SIGBUS
                             (shmem_fault past i_size), EFAULT for a call */
+    /* What decides whether Linux merges a private anonymous piece with its
+     * neighbour into one VMA (vma_run_end in mem.c), where mremap may not
+     * cross: */
+    uint64_t pgoff;      /* vm_pgoff: the page number it was mapped at, kept
+                            when it moves once written (copy_vma() gives an
+                            unwritten one its new address's) */
+    uint64_t anon;       /* its anon_vma, which the first write fault gives
+                            the VMA (a read maps the zero page): 0 none yet,
+                            else one number per anon_vma (mm->anon_seq) */
     enum vma_special special;
 };
 
@@ -96,6 +105,7 @@ struct mm {
     uint64_t max_mapped; /* 0: no limit */
     uint64_t data_rlim, data_rlim_max; /* RLIMIT_DATA; RLIM_INFINITY_LINUX: none */
     uint64_t elf_data;   /* end_data - start_data as Linux's ELF loader sets them */
+    uint64_t anon_seq;   /* the last anon_vma number given (struct vma's anon) */
     struct kernel_layout layout;
     char *exe_path;      /* what /proc/self/exe resolves to (mm->exe_file) */
     uint32_t membarrier_registered; /* membarrier(2)'s REGISTER_* commands done, per mm */
@@ -214,6 +224,12 @@ uint32_t mm_uc_prot(int prot);
 /* What the engines may do with the piece v, were its protection `prot`:
  * nothing past a shared object's end (past_object), else mm_uc_prot. */
 uint32_t mm_vma_uc_prot(const struct vma *v, int prot);
+/* Does a write to the piece v give its VMA an anon_vma (mm_anon_write)? */
+bool mm_vma_awaits_anon(const struct mm *mm, const struct vma *v);
+/* A write reached [addr, addr+len), by the guest or by a call (Linux's
+ * first write fault there): the private anonymous VMAs in it get their
+ * anon_vma, which decides what merges with them later. */
+void mm_anon_write(struct mm *mm, uint64_t addr, uint64_t len);
 
 /* Make the mapping at `addr` invisible to the guest's system calls, as
  * kernel memory is (the CPU can still read it: docs/threat-model.md). */

@@ -70,6 +70,17 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
         c->refused_fill.type = type;
         return false;
     }
+    /* The first write to private anonymous memory gives its VMA an
+     * anon_vma, which decides what Linux merges it with later: until it
+     * has one, reads map the page read-only, so that the first write
+     * comes here too.  (With engines in parallel, two first writes at
+     * once may give one VMA two numbers: a merge then looks refused.) */
+    if (v && (have & UC_PROT_WRITE) && mm_vma_awaits_anon(c->mm, v)) {
+        if (type == UC_MEM_WRITE)
+            mm_anon_write(c->mm, vaddr, 1);
+        else
+            have &= ~UC_PROT_WRITE;
+    }
     e->paddr = vaddr & ~(PAGE_SIZE_LINUX - 1);
     e->perms = have;
     return true;

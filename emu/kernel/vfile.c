@@ -289,6 +289,7 @@ int64_t vfile_fill(struct task *t, uint64_t buf, uint64_t count, bool random)
         }
     }
     mm_written(t->mm, buf, covered);
+    mm_anon_write(t->mm, buf, covered);
     return (int64_t)covered;
 }
 

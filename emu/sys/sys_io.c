@@ -128,8 +128,10 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
         if (!host_io(t, host, iov, n, writing, offset, &r))
             return -ERESTARTSYS_LINUX;
     }
-    if (!writing && r > 0)
+    if (!writing && r > 0) {
         mm_written(t->mm, buf, (uint64_t)r);
+        mm_anon_write(t->mm, buf, (uint64_t)r);
+    }
     if (writing && r > 0)
         limits_output_done(t, r);
     return host_result(t, r);
@@ -382,6 +384,7 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     for (uint64_t i = 0, left = !writing && r > 0 ? (uint64_t)r : 0; i < cnt && left; i++) {
         uint64_t filled = MIN(seg[i].len, left);
         mm_written(t->mm, seg[i].base, filled);
+        mm_anon_write(t->mm, seg[i].base, filled);
         left -= filled;
     }
     return host_result(t, r);
