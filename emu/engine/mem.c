@@ -234,6 +234,7 @@ err_t mm_copy(const struct mm *src, struct mm **out)
     mm->data_rlim = src->data_rlim;
     mm->data_rlim_max = src->data_rlim_max;
     mm->elf_data = src->elf_data;
+    mm->anon_seq = src->anon_seq; /* new numbers stay new beside the copied ones */
     mm->layout = src->layout;
     mm->exe_path = g_strdup(src->exe_path);
     /* Pieces cut from one chunk stay pieces of one (new) chunk, so that
@@ -395,7 +396,8 @@ static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool 
         return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
                        "x overlaps another", addr, len);
     struct vma v = { .start = addr, .end = addr + len, .prot = prot, .name = name,
-                     .shared = shared, .pgoff = addr / PAGE_SIZE_LINUX };
+                     .shared = shared, .pgoff = addr / PAGE_SIZE_LINUX,
+                     .account = !shared && (prot & PROT_WRITE_LINUX) };
     return map_chunk(mm, v, 0, host_out);
 }
 
@@ -462,6 +464,35 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
     return true;
 }
 
+/* Map [dst, dst+len) onto the object behind the shared piece `src` (its
+ * chunk, whose used part is the object: a shared one never grows), from
+ * byte `off` of it: the object's own pages while it has them, then pages
+ * past_object (SIGBUS), for the shmem file keeps the size mmap gave it.
+ * mremap's second view of a shared mapping, and its growth. */
+static err_t map_object(struct mm *mm, const struct vma *src, size_t off, uint64_t dst,
+                        uint64_t len)
+{
+    if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
+        return err_new("guest memory limit reached");
+    struct chunk *c = src->chunk;
+    uint64_t inside = src->past_object || off >= c->used ? 0 : MIN(len, (uint64_t)(c->used - off));
+    err_t e = OK;
+    if (inside) {
+        struct vma v = *src;
+        v.start = dst;
+        v.end = dst + inside;
+        v.host = c->base + off;
+        if (!(e = insert_piece(mm, v)))
+            mm->mapped += inside;
+    }
+    if (!e && inside < len)
+        e = map_chunk(mm, (struct vma){ .start = dst + inside, .end = dst + len,
+                                        .prot = src->prot, .name = src->name, .shared = true,
+                                        .locked = src->locked, .dontfork = src->dontfork,
+                                        .past_object = true }, 0, NULL);
+    return e;
+}
+
 /* The growth of a mapping that could not grow in place (mremap in place
  * or moved, brk): a new piece right after `like`, with its attributes,
  * for Linux grows the VMA itself (vma_expand, or copy_vma to the new
@@ -469,20 +500,27 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
  * cover the growth.  A private piece's chunk has room for the mapping to
  * double (the run of pieces before it, `grown`, says how big it already
  * is), so that realloc's pattern meets grow_piece's fast case from then
- * on; a shared one's pages are never grown in place. */
+ * on; a shared anonymous one grows over its object (map_object). */
 static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct vma *like,
                         uint64_t grown)
 {
     struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .name = like->name,
                      .shared = like->shared, .no_write = like->no_write,
                      .locked = like->locked, .file = like->file,
+                     .noreserve = like->noreserve, .account = like->account,
                      .past_object = shared_anon(like), .pgoff = addr / PAGE_SIZE_LINUX };
     /* The growth is the VMA's own: its page offsets run on from the piece
      * that ends where it starts (moved there, or grown in place). */
     guint p = addr ? first_above(mm, addr - 1) : mm->vmas->len;
     if (p < mm->vmas->len && VMA(mm, p)->start < addr && VMA(mm, p)->end == addr) {
-        v.pgoff = VMA(mm, p)->pgoff + (addr - VMA(mm, p)->start) / PAGE_SIZE_LINUX;
-        v.anon = VMA(mm, p)->anon;
+        const struct vma before = *VMA(mm, p);
+        v.pgoff = before.pgoff + (addr - before.start) / PAGE_SIZE_LINUX;
+        v.anon = before.anon;
+        /* A shared anonymous mapping grows over the rest of its object,
+         * and past it. */
+        if (shared_anon(like) && before.shared)
+            return map_object(mm, &before, (size_t)(before.host - before.chunk->base) +
+                                                (addr - before.start), addr, len);
     }
     return map_chunk(mm, v, like->shared ? 0 : PAGE_ALIGN_LINUX(MAX(len, grown)), NULL);
 }
@@ -723,6 +761,12 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
         guint i = first_above(mm, addr);
         VMA(mm, i)->locked = true;
     }
+    /* VM_NORESERVE (overcommit is not "never"), and then no VM_ACCOUNT */
+    if (flags & MAP_NORESERVE_LINUX) {
+        struct vma *v = VMA(mm, first_above(mm, addr));
+        v->noreserve = true;
+        v->account = false;
+    }
     /* mm_populate(): MAP_POPULATE and MAP_LOCKED fault the pages in, a
      * private writable mapping's for writing (populate_vma_page_range). */
     if ((flags & (MAP_POPULATE_LINUX | MAP_LOCKED_LINUX)) && !(flags & MAP_NONBLOCK_LINUX) &&
@@ -774,6 +818,8 @@ static err_t isolate(struct mm *mm, guint i, uint64_t from, uint64_t to)
     chunk_unref(keep.chunk);
     return e;
 }
+
+static guint linux_vma(const struct mm *mm, guint i, guint *first, uint64_t *anon);
 
 static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
@@ -848,6 +894,16 @@ static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, i
                                       mm_vma_uc_prot(v, prot)));
         if (e)
             return map_errno(e);
+        /* mprotect_fixup(): made writable, private memory is charged now;
+         * made unwritable, anonymous memory not yet written is not. */
+        guint run_first;
+        uint64_t anon;
+        linux_vma(mm, i, &run_first, &anon);
+        if ((prot & PROT_WRITE_LINUX) && !(v->prot & PROT_WRITE_LINUX) && !v->account &&
+            !v->shared && !v->noreserve)
+            v->account = true;
+        else if (!(prot & PROT_WRITE_LINUX) && v->account && private_anon(v) && !anon)
+            v->account = false;
         v->prot = prot;
         if (prot & PROT_WRITE_LINUX)
             v->file_pages = false;
@@ -864,7 +920,8 @@ static bool same_vma_kind(const struct vma *v, const struct vma *w)
      * [vvar_vclock] are two, side by side). */
     if (w->start != v->end || v->special || w->special || v->hidden || w->hidden ||
         w->prot != v->prot || w->shared != v->shared || vma_is_stack(w) != vma_is_stack(v) ||
-        w->locked != v->locked || w->file != v->file || w->dontfork != v->dontfork)
+        w->locked != v->locked || w->file != v->file || w->dontfork != v->dontfork ||
+        w->noreserve != v->noreserve || w->account != v->account)
         return false;
     return !private_anon(v) || w->pgoff == v->pgoff + (v->end - v->start) / PAGE_SIZE_LINUX;
 }
@@ -906,9 +963,8 @@ static uint64_t vma_run_end(const struct mm *mm, guint i)
     return VMA(mm, linux_vma(mm, i, &first, &anon))->end;
 }
 
-bool mm_vma_awaits_anon(const struct mm *mm, const struct vma *v)
+bool mm_vma_awaits_anon(const struct vma *v)
 {
-    (void)mm;
     return private_anon(v) && !v->anon && (v->prot & PROT_WRITE_LINUX);
 }
 
@@ -1021,29 +1077,12 @@ static int64_t unmap_range(struct mm *mm, uint64_t addr, uint64_t len)
  * object is mapped all the same, as pages past_object (SIGBUS). */
 static int64_t remap_view(struct mm *mm, guint vi, uint64_t old, uint64_t len, uint64_t dst)
 {
-    struct vma view = *VMA(mm, vi);
-    view.host += old - view.start;
-    size_t at = (size_t)(view.host - view.chunk->base);
-    uint64_t inside = view.past_object || at >= view.chunk->used
-                          ? 0 : MIN(len, (uint64_t)(view.chunk->used - at));
+    const struct vma src = *VMA(mm, vi);
     if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
         return -ENOMEM_LINUX;
-    err_t e = OK;
-    if (inside) {
-        view.start = dst;
-        view.end = dst + inside;
-        if (!(e = insert_piece(mm, view)))
-            mm->mapped += inside;
-    }
-    if (!e && inside < len) {
-        e = map_chunk(mm, (struct vma){ .start = dst + inside, .end = dst + len,
-                                        .prot = view.prot, .name = view.name, .shared = true,
-                                        .locked = view.locked, .dontfork = view.dontfork,
-                                        .past_object = true }, 0, NULL);
-    }
-    if (e)
-        return map_errno(e);
-    return (int64_t)dst;
+    err_t e = map_object(mm, &src, (size_t)(src.host - src.chunk->base) + (old - src.start),
+                         dst, len);
+    return e ? map_errno(e) : (int64_t)dst;
 }
 
 static int64_t remap_vma(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t new_len,
@@ -1182,11 +1221,14 @@ static int64_t remap_vma(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t
         return -ENOMEM_LINUX;
     if (!old_len)
         return remap_view(mm, vi, old, new_len, dst);
-    /* MREMAP_DONTUNMAP leaves the old VMA, its page offsets and anon_vma
-     * with it. */
+    /* MREMAP_DONTUNMAP leaves the old VMA with its page offsets, and its
+     * anon_vma unless all of it moved (dontunmap_complete() unlinks it:
+     * measured, a later move of it takes the new address's offsets). */
     guint src_first;
     uint64_t src_anon;
-    linux_vma(mm, first_above(mm, old), &src_first, &src_anon);
+    guint src_last = linux_vma(mm, first_above(mm, old), &src_first, &src_anon);
+    if (VMA(mm, src_first)->start == old && VMA(mm, src_last)->end == old + old_len)
+        src_anon = 0;
     uint64_t src_pgoff = like.pgoff + (old - like.start) / PAGE_SIZE_LINUX;
     err_t e = move_pages(mm, old, old_len, dst);
     if (!e && new_len > old_len)
@@ -1195,8 +1237,14 @@ static int64_t remap_vma(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t
      * unlocked, as move_vma leaves it). */
     if (!e && dontunmap) {
         e = map_new(mm, old, old_len, like.prot, like.shared, like.name, NULL);
-        if (!e && private_anon(&like)) {
-            struct vma *w = VMA(mm, first_above(mm, old));
+        struct vma *w = e ? NULL : VMA(mm, first_above(mm, old));
+        if (w) {
+            /* the old VMA's flags but VM_LOCKED (measured: moved next to
+             * a fresh writable mapping, it merges with it) */
+            w->noreserve = like.noreserve;
+            w->account = like.account;
+        }
+        if (w && private_anon(&like)) {
             w->pgoff = src_pgoff;
             w->anon = src_anon;
         }

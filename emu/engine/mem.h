@@ -35,6 +35,14 @@ struct vma {
     bool no_write;       /* MAP_SHARED of a read-only descriptor: PROT_WRITE can
                             never be added (Linux's VM_MAYWRITE clear) */
     bool locked;         /* MAP_LOCKED (VM_LOCKED) */
+    bool noreserve;      /* MAP_NORESERVE (VM_NORESERVE) */
+    bool account;        /* VM_ACCOUNT: private memory charged to the commit
+                            limit, from an mmap that is writable without
+                            MAP_NORESERVE or the first mprotect that makes it
+                            writable, until an mprotect makes it unwritable
+                            before any write (no anon_vma yet).  Like every
+                            VMA flag it keeps Linux from merging
+                            neighbours that differ */
     bool dontfork;       /* MADV_DONTFORK (VM_DONTCOPY): not in a fork's child */
     bool file;           /* a private mapping of a file or of the program's
                             file-backed segment part (Linux's vm_file), written
@@ -225,7 +233,7 @@ uint32_t mm_uc_prot(int prot);
  * nothing past a shared object's end (past_object), else mm_uc_prot. */
 uint32_t mm_vma_uc_prot(const struct vma *v, int prot);
 /* Does a write to the piece v give its VMA an anon_vma (mm_anon_write)? */
-bool mm_vma_awaits_anon(const struct mm *mm, const struct vma *v);
+bool mm_vma_awaits_anon(const struct vma *v);
 /* A write reached [addr, addr+len), by the guest or by a call (Linux's
  * first write fault there): the private anonymous VMAs in it get their
  * anon_vma, which decides what merges with them later. */

@@ -75,7 +75,7 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
      * has one, reads map the page read-only, so that the first write
      * comes here too.  (With engines in parallel, two first writes at
      * once may give one VMA two numbers: a merge then looks refused.) */
-    if (v && (have & UC_PROT_WRITE) && mm_vma_awaits_anon(c->mm, v)) {
+    if (v && (have & UC_PROT_WRITE) && mm_vma_awaits_anon(v)) {
         if (type == UC_MEM_WRITE)
             mm_anon_write(c->mm, vaddr, 1);
         else
