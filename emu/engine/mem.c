@@ -1410,9 +1410,10 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
         return v->locked || v->special == VMA_VVAR ? -EINVAL_LINUX : 0;
     case MADV_WIPEONFORK_LINUX:
         return v->shared || v->file ? -EINVAL_LINUX : 0;
-    case MADV_DONTFORK_LINUX:
     case MADV_DOFORK_LINUX:
-        return v->special == VMA_VVAR ? -EINVAL_LINUX : 0; /* VM_IO */
+        /* VM_IO ([vvar]) must not be copied: only MADV_DOFORK checks it,
+         * MADV_DONTFORK takes any mapping it does not split. */
+        return v->special == VMA_VVAR ? -EINVAL_LINUX : 0;
     case MADV_DODUMP_LINUX:
         return v->special ? -EINVAL_LINUX : 0; /* VM_SPECIAL */
     case MADV_POPULATE_READ_LINUX:
