@@ -106,8 +106,13 @@ static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, in
             return -EINVAL_LINUX;
         uint64_t huge = sizelog == 30 ? 1ull << 30 : 2ull << 20;
         /* the length rounds up to whole huge pages; past 2^64 it is 0 */
-        if (!len || !((len + huge - 1) & ~(huge - 1)))
+        uint64_t hlen = (len + huge - 1) & ~(huge - 1);
+        if (!len || !hlen)
             return -EINVAL_LINUX;
+        /* __get_unmapped_area(): longer than user space is -ENOMEM before
+         * hugetlbfs looks at the address, and its mmap at the offset */
+        if (hlen > t->mm->limit)
+            return -ENOMEM_LINUX;
         if ((flags & MAP_FIXED_LINUX) && (addr & (huge - 1)))
             return -EINVAL_LINUX;
         if (off & (huge - 1))
