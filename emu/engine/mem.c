@@ -508,6 +508,7 @@ static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct
                      .shared = like->shared, .no_write = like->no_write,
                      .locked = like->locked, .file = like->file,
                      .noreserve = like->noreserve, .account = like->account,
+                     .madv = like->madv,
                      .past_object = shared_anon(like), .pgoff = addr / PAGE_SIZE_LINUX };
     /* The growth is the VMA's own: its page offsets run on from the piece
      * that ends where it starts (moved there, or grown in place). */
@@ -921,7 +922,7 @@ static bool same_vma_kind(const struct vma *v, const struct vma *w)
     if (w->start != v->end || v->special || w->special || v->hidden || w->hidden ||
         w->prot != v->prot || w->shared != v->shared || vma_is_stack(w) != vma_is_stack(v) ||
         w->locked != v->locked || w->file != v->file || w->dontfork != v->dontfork ||
-        w->noreserve != v->noreserve || w->account != v->account)
+        w->noreserve != v->noreserve || w->account != v->account || w->madv != v->madv)
         return false;
     return !private_anon(v) || w->pgoff == v->pgoff + (v->end - v->start) / PAGE_SIZE_LINUX;
 }
@@ -1348,6 +1349,30 @@ static bool advice_valid(int advice)
     }
 }
 
+/* madvise_vma_behavior(): the VMA flags of v once `advice` is taken (a
+ * special mapping's do not matter: it never merges).  KSM ignores shared
+ * memory; VM_NO_KHUGEPAGED mappings ignore the huge page advice. */
+static uint8_t advised_flags(const struct vma *v, int advice)
+{
+    uint8_t f = v->madv;
+    if (v->special)
+        return f;
+    switch (advice) {
+    case MADV_NORMAL_LINUX: return f & ~(VMA_MADV_RANDOM | VMA_MADV_SEQUENTIAL);
+    case MADV_RANDOM_LINUX: return (f & ~VMA_MADV_SEQUENTIAL) | VMA_MADV_RANDOM;
+    case MADV_SEQUENTIAL_LINUX: return (f & ~VMA_MADV_RANDOM) | VMA_MADV_SEQUENTIAL;
+    case MADV_MERGEABLE_LINUX: return v->shared ? f : f | VMA_MADV_MERGEABLE;
+    case MADV_UNMERGEABLE_LINUX: return f & ~VMA_MADV_MERGEABLE;
+    case MADV_HUGEPAGE_LINUX: return (f & ~VMA_MADV_NOHUGEPAGE) | VMA_MADV_HUGEPAGE;
+    case MADV_NOHUGEPAGE_LINUX: return (f & ~VMA_MADV_HUGEPAGE) | VMA_MADV_NOHUGEPAGE;
+    case MADV_DONTDUMP_LINUX: return f | VMA_MADV_DONTDUMP;
+    case MADV_DODUMP_LINUX: return f & ~VMA_MADV_DONTDUMP;
+    case MADV_WIPEONFORK_LINUX: return f | VMA_MADV_WIPEONFORK;
+    case MADV_KEEPONFORK_LINUX: return f & ~VMA_MADV_WIPEONFORK;
+    default: return f;
+    }
+}
+
 /* What one advice does to one mapping's part [from, to): 0 or -errno. */
 static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
 {
@@ -1483,6 +1508,15 @@ static int64_t advise_range(struct mm *mm, uint64_t addr, uint64_t len, int advi
                 return map_errno(e);
             i = first_above(mm, at);
             VMA(mm, i)->dontfork = dontfork;
+        }
+        /* So do the other flags madvise keeps in the VMA. */
+        uint8_t madv = advised_flags(VMA(mm, i), advice);
+        if (madv != VMA(mm, i)->madv) {
+            err_t e = isolate(mm, i, at, stop);
+            if (e)
+                return map_errno(e);
+            i = first_above(mm, at);
+            VMA(mm, i)->madv = madv;
         }
         at = stop;
         if (at >= end)
@@ -1665,11 +1699,14 @@ static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t 
         return "";
     *was_stack = true;
     uint64_t want = addr & ~(PAGE_SIZE_LINUX - 1);
-    /* acct_stack_growth(): the mapping's size, from its end, whichever
-     * mapping grows down (the process's stack or a MAP_GROWSDOWN one). */
-    uint64_t stack_end = next->end;
-    for (const struct vma *v; (v = mm_find(mm, stack_end)) && vma_is_stack(v);)
-        stack_end = v->end;
+    /* acct_stack_growth(): the size of the VMA that grows, from its end,
+     * whichever mapping grows down (the process's stack or a MAP_GROWSDOWN
+     * one); an mprotect of part of it made the rest VMAs of their own
+     * (measured: a 2 GiB MAP_GROWSDOWN mapping whose lowest 40 KiB keep
+     * their protection grows under RLIMIT_STACK's 8 MiB). */
+    guint ni = first_above(mm, addr);
+    uint64_t stack_end = vma_run_end(mm, ni);
+    const struct vma grows = *next;
     if (rlim != RLIM_INFINITY_LINUX && stack_end - want > rlim)
         return "stack overflow: the stack would exceed RLIMIT_STACK";
     if (want < MMAP_MIN_ADDR || !stack_gap_free(mm, want))
@@ -1683,17 +1720,28 @@ static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t 
         if (cand < low && cand >= MMAP_MIN_ADDR && stack_gap_free(mm, cand))
             low = cand;
     }
-    err_t e = mm_map_fixed(mm, low, next->start - low, next->prot, STACK_VMA_NAME, NULL);
+    err_t e = mm_map_fixed(mm, low, grows.start - low, grows.prot, STACK_VMA_NAME, NULL);
     if (e && low < want) {
         /* The extra may be what RLIMIT_AS refuses: Linux charges only
          * what the access needs. */
         err_free(e);
-        e = mm_map_fixed(mm, want, next->start - want, next->prot, STACK_VMA_NAME, NULL);
+        low = want;
+        e = mm_map_fixed(mm, want, grows.start - want, grows.prot, STACK_VMA_NAME, NULL);
     }
     if (e) {
         err_free(e);
         return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";
     }
+    /* The growth is the VMA's own (expand_downwards): its flags, and the
+     * page offsets it runs down to. */
+    struct vma *g = VMA(mm, first_above(mm, low));
+    g->locked = grows.locked;
+    g->noreserve = grows.noreserve;
+    g->account = grows.account;
+    g->dontfork = grows.dontfork;
+    g->madv = grows.madv;
+    g->anon = grows.anon;
+    g->pgoff = grows.pgoff - (grows.start - low) / PAGE_SIZE_LINUX;
     return NULL;
 }
 

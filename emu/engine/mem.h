@@ -36,6 +36,7 @@ struct vma {
                             never be added (Linux's VM_MAYWRITE clear) */
     bool locked;         /* MAP_LOCKED (VM_LOCKED) */
     bool noreserve;      /* MAP_NORESERVE (VM_NORESERVE) */
+    uint8_t madv;        /* the VMA flags madvise sets (VMA_MADV_*) */
     bool account;        /* VM_ACCOUNT: private memory charged to the commit
                             limit, from an mmap that is writable without
                             MAP_NORESERVE or the first mprotect that makes it
@@ -69,6 +70,19 @@ struct vma {
                             the VMA (a read maps the zero page): 0 none yet,
                             else one number per anon_vma (mm->anon_seq) */
     enum vma_special special;
+};
+
+/* madvise's VMA flags, which only keep VMAs apart here (struct vma's madv):
+ * VM_RAND_READ, VM_SEQ_READ, VM_MERGEABLE, VM_HUGEPAGE, VM_NOHUGEPAGE,
+ * VM_DONTDUMP, VM_WIPEONFORK. */
+enum {
+    VMA_MADV_RANDOM = 1 << 0,
+    VMA_MADV_SEQUENTIAL = 1 << 1,
+    VMA_MADV_MERGEABLE = 1 << 2,
+    VMA_MADV_HUGEPAGE = 1 << 3,
+    VMA_MADV_NOHUGEPAGE = 1 << 4,
+    VMA_MADV_DONTDUMP = 1 << 5,
+    VMA_MADV_WIPEONFORK = 1 << 6,
 };
 
 /* The mapping that grows down on faults; like Linux's VM_GROWSDOWN stack
