@@ -20,6 +20,7 @@
 #include "emu/entry/exception.h"
 #include "emu/engine/cpu.h"
 #include "emu/engine/double_fault.h"
+#include "emu/kernel/sched.h"
 #include "emu/kernel/signal.h"
 
 /* One decoder for the guest's width (every engine of a guest has it). */
@@ -73,9 +74,14 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
     /* The first write to private anonymous memory gives its VMA an
      * anon_vma, which decides what Linux merges it with later: until it
      * has one, reads map the page read-only, so that the first write
-     * comes here too.  (With engines in parallel, two first writes at
-     * once may give one VMA two numbers: a merge then looks refused.) */
-    if (v && (have & UC_PROT_WRITE) && mm_vma_awaits_anon(v)) {
+     * comes here too.  Not under --sched=parallel: this runs in guest
+     * code, where the mm may change only under the kernel lock with its
+     * other engines stopped, and taking that lock inside an access (an
+     * exclusive step's, say) could wait for an engine that waits for
+     * this one.  There the kernel's own writes to user memory give the
+     * numbers, and a mapping only the guest wrote merges as an unwritten
+     * one (docs/internals.md, "Parallel tasks"). */
+    if (!sched_parallel() && v && (have & UC_PROT_WRITE) && mm_vma_awaits_anon(v)) {
         if (type == UC_MEM_WRITE)
             mm_anon_write(c->mm, vaddr, 1);
         else
