@@ -8,6 +8,9 @@
  * seccomp-emu the two views are two regions of the engine, and its own
  * dirty-code tracking sees only stores to the region it translated
  * (docs/internals.md, "Parallel tasks"). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* mremap */
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
