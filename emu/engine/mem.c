@@ -130,6 +130,9 @@ static guint first_above(const struct mm *mm, uint64_t addr)
     return lo;
 }
 
+static bool write_view(const struct vma *v);
+static void drop_views_of(struct mm *mm, uc_engine *uc, const struct vma *w, const uint8_t *host,
+                          uint64_t len);
 static err_t hook_views(struct mm *mm, uc_engine *uc);
 static void unhook_views(struct mm *mm, uc_engine *uc);
 static void update_view_hooks(struct mm *mm);
@@ -1851,7 +1854,10 @@ void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
     guint i = first_above(mm, addr);
     for (; i < mm->vmas->len && VMA(mm, i)->start < addr + len; i++) {
         const struct vma *v = VMA(mm, i);
-        if (!(v->prot & PROT_EXEC_LINUX))
+        /* A write view's bytes may be code through another view (see
+         * on_view_store, which sees only the guest's own stores). */
+        bool view = mm->view_hooks && write_view(v);
+        if (!(v->prot & PROT_EXEC_LINUX) && !view)
             continue;
         if (!stopped) {
             stop_others(mm);
@@ -1859,6 +1865,10 @@ void mm_written(struct mm *mm, uint64_t addr, uint64_t len)
         }
         uint64_t from = MAX(addr, v->start), to = MIN(addr + len, v->end);
         for (guint k = 0; k < mm->engines->len; k++) {
+            if (view)
+                drop_views_of(mm, mm->engines->pdata[k], v, v->host + (from - v->start), to - from);
+            if (!(v->prot & PROT_EXEC_LINUX))
+                continue;
             err_t e = UC_TRY(uc_ctl_remove_cache(mm->engines->pdata[k], from, to));
             if (e) {
                 /* Non-empty by construction; a failure here would leave

@@ -3,7 +3,8 @@
  * one, as W^X JITs and libffi's closures make them).  The views are two
  * guest ranges over the same memory, so a store through the first must
  * drop what was translated from the second.  First one thread writes and
- * runs; then one thread writes and another runs, with Intel SDM 8.1.3's
+ * runs; then the kernel writes (read(2) from a pipe into the writable
+ * view); then one thread writes and another runs, with Intel SDM 8.1.3's
  * protocol (the runner serialises with cpuid before it calls).  Under
  * seccomp-emu the two views are two regions of the engine, and its own
  * dirty-code tracking sees only stores to the region it translated
@@ -17,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #define ROUNDS 500
 static unsigned char *wview, *xview;
 static volatile int flag, ack;
@@ -64,6 +66,18 @@ int main(void)
         if (run() != k) bad++;
     }
     printf("one thread, two views: %d stale runs of %d\n", bad, ROUNDS);
+
+    int pipefd[2], kbad = 0;
+    if (pipe(pipefd)) return 4;
+    for (int k = 1; k <= ROUNDS; k++) {
+        unsigned char insn[6] = { 0xb8, 0, 0, 0, 0, 0xc3 }; /* mov $k, %eax; ret */
+        memcpy(insn + 1, &k, 4);
+        slot = (k % 7) * 8;
+        if (write(pipefd[1], insn, 6) != 6 || read(pipefd[0], wview + slot, 6) != 6) return 5;
+        if (run() != k) kbad++;
+    }
+    printf("read(2) into the writable view: %d stale runs of %d\n", kbad, ROUNDS);
+    bad += kbad;
 
     pthread_t t;
     pthread_create(&t, NULL, runner, NULL);
