@@ -729,8 +729,22 @@ def run1(argv, cwd, timeout=10.0, native=False):
                 break
             time.sleep(0.002)
         p.returncode = 0
-        with open(out.name, 'rb') as o, open(err.name, 'rb') as e:
-            return o.read(), e.read(), status
+        return capped(out.name), capped(err.name), status
+
+
+# What a leg wrote is compared up to this much, and by its size: a program
+# that writes gigabytes (a write loop, sendfile from /dev/zero) must not
+# take the runner's memory and the comparison's time with it.
+OUTPUT_CAP = 1 << 20
+
+
+def capped(path):
+    size = os.path.getsize(path)
+    with open(path, 'rb') as f:
+        data = f.read(OUTPUT_CAP)
+    if size > OUTPUT_CAP:
+        data += b'\n[... %d bytes in all]\n' % size
+    return data
 
 
 # An LDT data segment at entry 0, then lar of its selector: the host's CPU
