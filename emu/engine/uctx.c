@@ -206,6 +206,23 @@ static err_t load_seg(struct cpu *cpu, int reg, uint16_t now, uint16_t want)
     return OK;
 }
 
+/* Linux loads a data segment register of user context with loadsegment()
+ * or load_gs_index(), whose exception fixup loads the null selector
+ * instead of one the CPU refuses: a bad DS, ES, FS or GS in a sigreturn
+ * frame leaves the register null, with no signal. */
+static void load_data_seg(struct cpu *cpu, int reg, uint16_t now, uint16_t want)
+{
+    err_t e = load_seg(cpu, reg, now, want);
+    if (!e)
+        return;
+    err_free(e);
+    if ((e = load_seg(cpu, reg, now, 0))) {
+        /* The null selector always loads: not reached. */
+        g_critical("%s", e);
+        err_free(e);
+    }
+}
+
 err_t uctx_write(struct cpu *cpu, const struct uctx *c, uint64_t *start)
 {
     fpu_write(cpu, &c->fpu);
@@ -233,11 +250,10 @@ err_t uctx_write(struct cpu *cpu, const struct uctx *c, uint64_t *start)
     /* In 64-bit mode a selector load would also reset the FS/GS base the
      * guest set with arch_prctl; Linux's 64-bit sigreturn leaves them. */
     if (!cpu->is64) {
-        if ((e = load_seg(cpu, UC_X86_REG_DS, (uint16_t)s[2], c->ds)) ||
-            (e = load_seg(cpu, UC_X86_REG_ES, (uint16_t)s[3], c->es)) ||
-            (e = load_seg(cpu, UC_X86_REG_FS, (uint16_t)s[4], c->fs)) ||
-            (e = load_seg(cpu, UC_X86_REG_GS, (uint16_t)s[5], c->gs)))
-            return e;
+        load_data_seg(cpu, UC_X86_REG_DS, (uint16_t)s[2], c->ds);
+        load_data_seg(cpu, UC_X86_REG_ES, (uint16_t)s[3], c->es);
+        load_data_seg(cpu, UC_X86_REG_FS, (uint16_t)s[4], c->fs);
+        load_data_seg(cpu, UC_X86_REG_GS, (uint16_t)s[5], c->gs);
     }
     /* iret refuses a null code segment (#GP), which Unicorn would load
      * and run with, single-stepping first when TF is set. */
