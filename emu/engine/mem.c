@@ -198,11 +198,13 @@ err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
     if (e)
         unmap_first(uc, mm, mapped - 1);
     err_t end = UC_TRY(uc_ctl_mem_batch(uc, 0));
-    if (e || end) {
-        if (!e)
-            unmap_first(uc, mm, mapped);
-        err_free(e ? end : NULL);
-        return e ? e : end;
+    if (e) {
+        err_free(end);
+        return e;
+    }
+    if (end) {
+        unmap_first(uc, mm, mapped);
+        return end;
     }
     g_ptr_array_add(mm->engines, uc);
     /* A fork's copy, or a thread's engine, may hold two views already. */
