@@ -4,17 +4,43 @@
  * seccomp-emu --sched=parallel the two threads run on two engines that
  * translate apart (docs/internals.md, "Parallel tasks").  The waits yield:
  * where the two take turns, a spin would hold its turn for a whole time
- * slice. */
+ * slice.
+ *
+ * `xmodify views`: the code is written through one mapping and run through
+ * another of the same shared pages (a JIT's double mapping: a writable
+ * view and an executable one, as W^X JITs and libffi's closures make
+ * them), which are two regions of seccomp-emu's engine, whose own
+ * dirty-code tracking sees only stores to the region it translated.  Then
+ * one thread first writes and runs, and the kernel writes (read(2) from a
+ * pipe into the writable view), before the two threads take turns. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* mremap */
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #define ROUNDS 500
-static unsigned char *code;
+static unsigned char *wview, *xview; /* the same mapping without `views` */
 static volatile int flag, ack;
-static int (*fn)(void);
+static int slot;
+
+static void put(int k)
+{
+    unsigned char insn[6] = { 0xb8, 0, 0, 0, 0, 0xc3 }; /* mov $k, %eax; ret */
+    memcpy(insn + 1, &k, 4);
+    slot = (k % 7) * 8; /* moving within the page, and back */
+    memcpy(wview + slot, insn, 6);
+}
+
+static int run(void)
+{
+    return ((int (*)(void))(xview + slot))();
+}
+
 static void *runner(void *a)
 {
     (void)a;
@@ -24,29 +50,61 @@ static void *runner(void *a)
             sched_yield();
         unsigned eax = 0, ebx, ecx = 0, edx;
         __asm__ volatile("cpuid" : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));
-        if (fn() != k) bad++;
+        if (run() != k) bad++;
         __atomic_store_n(&ack, k, __ATOMIC_RELEASE);
     }
     return (void *)(intptr_t)bad;
 }
-int main(void)
+
+/* The views' own phases: stale runs, or -1 when a call failed. */
+static int one_thread_phases(void)
 {
-    code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (code == MAP_FAILED) return 2;
-    fn = (int (*)(void))code;
+    int bad = 0, kbad = 0, pipefd[2];
+    for (int k = 1; k <= ROUNDS; k++) {
+        put(k);
+        if (run() != k) bad++;
+    }
+    printf("one thread, two views: %d stale runs of %d\n", bad, ROUNDS);
+    if (pipe(pipefd))
+        return -1;
+    for (int k = 1; k <= ROUNDS; k++) {
+        unsigned char insn[6] = { 0xb8, 0, 0, 0, 0, 0xc3 };
+        memcpy(insn + 1, &k, 4);
+        slot = (k % 7) * 8;
+        if (write(pipefd[1], insn, 6) != 6 || read(pipefd[0], wview + slot, 6) != 6)
+            return -1;
+        if (run() != k) kbad++;
+    }
+    printf("read(2) into the writable view: %d stale runs of %d\n", kbad, ROUNDS);
+    return bad + kbad;
+}
+
+int main(int argc, char **argv)
+{
+    int views = argc > 1 && !strcmp(argv[1], "views"), bad = 0;
+    if (views) {
+        wview = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (wview == MAP_FAILED) return 2;
+        /* old_len 0: a second mapping of the same shared pages. */
+        xview = mremap(wview, 0, 4096, MREMAP_MAYMOVE);
+        if (xview == MAP_FAILED || mprotect(xview, 4096, PROT_READ | PROT_EXEC)) return 3;
+        if ((bad = one_thread_phases()) < 0) return 4;
+    } else {
+        wview = xview = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (wview == MAP_FAILED) return 2;
+    }
     pthread_t t;
     pthread_create(&t, NULL, runner, NULL);
     for (int k = 1; k <= ROUNDS; k++) {
-        unsigned char insn[6] = { 0xb8, 0, 0, 0, 0, 0xc3 }; /* mov $k, %eax; ret */
-        memcpy(insn + 1, &k, 4);
-        memcpy(code + (k % 7) * 8, insn, 6);   /* moving within the page */
-        fn = (int (*)(void))(code + (k % 7) * 8);
+        put(k);
         __atomic_store_n(&flag, k, __ATOMIC_RELEASE);
         while (__atomic_load_n(&ack, __ATOMIC_ACQUIRE) != k)
             sched_yield();
     }
-    void *bad;
-    pthread_join(t, &bad);
-    printf("cross-modified code: %d stale runs of %d\n", (int)(intptr_t)bad, ROUNDS);
-    return bad ? 1 : 0;
+    void *stale;
+    pthread_join(t, &stale);
+    printf("%s: %d stale runs of %d\n", views ? "two threads, two views" : "cross-modified code",
+           (int)(intptr_t)stale, ROUNDS);
+    return bad || stale ? 1 : 0;
 }
