@@ -179,6 +179,29 @@ static void charge_now_and_then(struct task *t)
     }
 }
 
+/* The sleepers woken while the kernel lock was held, signalled at its
+ * release: by sched_kernel_leave() once it has let go of the scheduler's
+ * mutex too (signalled under the mutex, each would wake only to wait for
+ * it), by the rarer releases in dispatch() under it.  A reference keeps
+ * each task until then (one whose deadline came may run on). */
+static void take_woken(GQueue *out)
+{
+    struct task *woken;
+    while ((woken = g_queue_pop_head(&sched_state.wake_later))) {
+        woken->se.wake_later = false;
+        g_queue_push_tail(out, task_get(woken));
+    }
+}
+
+static void signal_woken(GQueue *woken)
+{
+    struct task *t;
+    while ((t = g_queue_pop_head(woken))) {
+        g_cond_signal(&t->se.cond);
+        task_put(t);
+    }
+}
+
 /* The CPU goes to the head of the run queue, or idles.  In parallel the
  * CPU is the kernel lock, and it is released, not handed over: the head
  * is woken to take it, and a task that comes back into the kernel first
@@ -192,11 +215,9 @@ static void dispatch(void)
 {
     if (sched_parallel()) {
         sched_state.running = NULL;
-        struct task *woken;
-        while ((woken = g_queue_pop_head(&sched_state.wake_later))) {
-            woken->se.wake_later = false;
-            g_cond_signal(&woken->se.cond);
-        }
+        GQueue woken = G_QUEUE_INIT;
+        take_woken(&woken);
+        signal_woken(&woken);
         struct task *head = g_queue_peek_head(&sched_state.runq);
         if (head && head->se.lock_waiting && !head->se.lock_signalled) {
             head->se.lock_signalled = true;
@@ -327,28 +348,6 @@ static void take_guest_code(struct task *t)
     if (mm->last_guest_engine != t->cpu) {
         mm_drop_writable_code(mm, t->cpu->uc);
         mm->last_guest_engine = t->cpu;
-    }
-}
-
-/* The sleepers woken while the kernel lock was held, to be signalled by
- * its releaser once it has let go of the scheduler's mutex too: signalled
- * under the mutex, each would wake only to wait for it.  A reference
- * keeps each task until then (one whose deadline came may run on). */
-static void take_woken(GQueue *out)
-{
-    struct task *woken;
-    while ((woken = g_queue_pop_head(&sched_state.wake_later))) {
-        woken->se.wake_later = false;
-        g_queue_push_tail(out, task_get(woken));
-    }
-}
-
-static void signal_woken(GQueue *woken)
-{
-    struct task *t;
-    while ((t = g_queue_pop_head(woken))) {
-        g_cond_signal(&t->se.cond);
-        task_put(t);
     }
 }
 
