@@ -287,10 +287,23 @@ int memory_free(struct uc_struct *uc)
 {
     MemoryRegion *subregion, *subregion_next;
     MemoryRegion *mr = uc->system_memory;
+    QTAILQ_HEAD(, MemoryRegion) gone = QTAILQ_HEAD_INITIALIZER(gone);
 
+    /* seccomp-emu: all regions out in one topology rebuild, not one per
+     * region (each rebuild allocates a whole dispatch tree: n regions cost
+     * n^2), and destroyed only after it, when no view refers to them. */
+    uc->memory_batch_depth++;
     QTAILQ_FOREACH_SAFE(subregion, &mr->subregions, subregions_link, subregion_next) {
         subregion->enabled = false;
         memory_region_del_subregion(uc->system_memory, subregion);
+        QTAILQ_INSERT_TAIL(&gone, subregion, subregions_link);
+    }
+    uc->memory_batch_depth--;
+    if (uc->memory_batch_depth == 0) {
+        memory_region_transaction_commit(mr);
+    }
+    QTAILQ_FOREACH_SAFE(subregion, &gone, subregions_link, subregion_next) {
+        QTAILQ_REMOVE(&gone, subregion, subregions_link);
         subregion->destructor(subregion);
         /* destroy subregion */
         g_free(subregion);
