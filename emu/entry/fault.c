@@ -40,15 +40,17 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
      * reads it at CPL 0 and for descriptor loads, while user loads and
      * stores meet nothing there, as above TASK_SIZE on Linux.  (User
      * fetches translate, as below; trap.c faults user code run there.) */
-    if (v && v->hidden && type != UC_MEM_FETCH) {
+    bool user_fetch_of_hidden = false;
+    if (v && v->hidden) {
         int user_access = 1;
         err_t e = UC_TRY(uc_ctl_tlb_fill_user(uc, &user_access));
         if (e) {
             g_critical("%s", e);
             err_free(e);
         }
-        if (user_access)
+        if (user_access && type != UC_MEM_FETCH)
             v = NULL;
+        user_fetch_of_hidden = user_access && type == UC_MEM_FETCH;
     }
     uint32_t have = v ? mm_vma_uc_prot(v, v->prot) : 0;
     /* Fetch translations are also what Unicorn itself asks for to find
@@ -58,6 +60,11 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
      * own permissions, which refuse the guest's fetch (hook_bad_access). */
     if (v && type == UC_MEM_FETCH)
         have |= UC_PROT_EXEC;
+    /* A user fetch of seccomp-emu's own page gets a fetch-only entry: the
+     * entry serves every user access to the page, and loads must keep
+     * meeting nothing there (an i386 signal's return ran through it). */
+    if (user_fetch_of_hidden)
+        have = UC_PROT_EXEC;
     uint32_t need = type == UC_MEM_WRITE ? UC_PROT_WRITE
                     : type == UC_MEM_FETCH ? UC_PROT_EXEC
                                            : UC_PROT_READ;
