@@ -337,6 +337,7 @@
 /* Linux's limits on a single read or write (fs/read_write.c) */
 #define MAX_RW_COUNT_LINUX 0x7ffff000u
 #define PAGE_SIZE_LINUX 4096ull
+#define HPAGE_PMD_SIZE_LINUX (2ull << 20) /* x86-64: one PMD entry maps 2 MiB */
 /* Round up to the guest's page size (which the host's need not be). */
 #define PAGE_ALIGN_LINUX(x) (((x) + PAGE_SIZE_LINUX - 1) & ~(PAGE_SIZE_LINUX - 1))
 #define UIO_MAXIOV_LINUX 1024

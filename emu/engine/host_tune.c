@@ -1,6 +1,8 @@
 #include "emu/engine/host_tune.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,8 +19,16 @@
 #endif
 #endif
 
+/* /proc/self/pagemap, opened before the self-sandbox: -1 where the host
+ * has none. */
+static int pagemap_fd = -1;
+
 err_t host_tune_memory(void)
 {
+#if defined(__linux__)
+    if (pagemap_fd < 0)
+        pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+#endif
 #if defined(__linux__) && defined(PR_SET_THP_DISABLE)
     /* With transparent huge pages set to "always", the first touch of
      * Unicorn's 1 GiB translation buffer and of the guest's 8 MiB stack
@@ -65,6 +75,32 @@ err_t host_zero_pages(void *p, size_t len)
         return err_new("mmap(MAP_FIXED) of %zu bytes: %s", len, host_strerror(errno));
 #endif
     return OK;
+}
+
+bool host_page_resident(const void *p)
+{
+    uintptr_t page = (uintptr_t)p & ~(uintptr_t)(host_page_size() - 1);
+#if defined(__APPLE__)
+    char v = 0;
+#else
+    unsigned char v = 0;
+#endif
+    if (mincore((void *)page, host_page_size(), &v) != 0)
+        return true;
+    return v & 1;
+}
+
+bool host_page_own(const void *p)
+{
+#if defined(__linux__)
+    /* Bit 63: present; bit 56: mapped exclusively, which the shared zero
+     * page that a read of untouched memory maps never is. */
+    uint64_t entry = 0;
+    off_t at = (off_t)((uintptr_t)p / host_page_size()) * (off_t)sizeof(entry);
+    if (pagemap_fd >= 0 && pread(pagemap_fd, &entry, sizeof(entry), at) == (ssize_t)sizeof(entry))
+        return (entry >> 63 & 1) && (entry >> 56 & 1);
+#endif
+    return host_page_resident(p);
 }
 
 static int by_value(const void *a, const void *b)

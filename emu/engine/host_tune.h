@@ -27,6 +27,16 @@ size_t host_page_size(void);
  * (mmap with MAP_FIXED), which every POSIX host has. */
 err_t host_zero_pages(void *p, size_t len);
 
+/* Whether the host page holding `p` is resident (mincore); true where the
+ * host will not say. */
+bool host_page_resident(const void *p);
+
+/* Whether the host page holding `p` is a page of its own: resident and
+ * not the zero page that a read of untouched memory maps.  Linux says so
+ * in /proc/self/pagemap; elsewhere a resident page counts, the zero page
+ * included. */
+bool host_page_own(const void *p);
+
 /* A guest's read or write on a host descriptor, in one piece: not a
  * thread-cancellation point where the C library makes read(2) one. */
 ssize_t host_read(int fd, void *buf, size_t len);

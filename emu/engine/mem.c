@@ -1378,6 +1378,80 @@ static uint8_t advised_flags(const struct vma *v, int advice)
     }
 }
 
+/* Does the 2 MiB block at guest `at` hold a page of its own, natively a
+ * present PTE that is not the zero page?  The host pages behind it say
+ * (host_page_own; shmem has no zero page: a resident page is its own). */
+static bool block_populated(const struct mm *mm, uint64_t at)
+{
+    for (uint64_t page = at; page < at + HPAGE_PMD_SIZE_LINUX; page += PAGE_SIZE_LINUX) {
+        const struct vma *v = VMA(mm, first_above(mm, page));
+        const uint8_t *h = v->host + (page - v->start);
+        if (v->shared ? host_page_resident(h) : host_page_own(h))
+            return true;
+    }
+    return false;
+}
+
+/* Pieces v then w of one shared mapping: one VMA to Linux. */
+static bool same_object(const struct vma *v, const struct vma *w)
+{
+    return same_vma_kind(v, w) && w->chunk == v->chunk && w->host == v->host + (v->end - v->start);
+}
+
+/* madvise_collapse() over [from, to) of the VMA, as Linux has it, that
+ * holds piece i (*vma_end: where that VMA ends), as Linux 6.18 answers it
+ * (measured on this host: tests/difffuzz/corpus/mm-collapse-*).
+ * thp_vma_allowable_order() first: anonymous memory, private (with an
+ * anon_vma) or shared (shmem), never VM_NOHUGEPAGE, with room for one
+ * aligned huge page, a shared one's at an aligned offset in its object.
+ * Then every whole 2 MiB block of the range is collapsed; a block with no
+ * page of its own fails (SCAN_PMD_NULL, or only none and zero-page
+ * entries) and the walk goes on, and any failure makes the answer
+ * -EINVAL. */
+static int64_t collapse(const struct mm *mm, guint i, uint64_t from, uint64_t to,
+                        uint64_t *vma_end)
+{
+    const uint64_t huge = HPAGE_PMD_SIZE_LINUX, huge_pages = huge / PAGE_SIZE_LINUX;
+    guint first;
+    uint64_t anon;
+    guint last = linux_vma(mm, i, &first, &anon);
+    if (VMA(mm, i)->shared) {
+        /* Shared mappings merge only within one object, at its offsets. */
+        first = last = i;
+        while (first > 0 && same_object(VMA(mm, first - 1), VMA(mm, first)))
+            first--;
+        while (last + 1 < mm->vmas->len && same_object(VMA(mm, last), VMA(mm, last + 1)))
+            last++;
+    }
+    const struct vma *v = VMA(mm, first);
+    uint64_t start = v->start, end = VMA(mm, last)->end;
+    *vma_end = end;
+    to = MIN(to, end);
+    if (v->special || v->hidden || v->file || v->past_object ||
+        (v->shared && !shared_anon(v)) || (v->madv & VMA_MADV_NOHUGEPAGE))
+        return -EINVAL_LINUX;
+    uint64_t first_block = (start + huge - 1) & ~(huge - 1);
+    if (first_block < start || first_block + huge > end)
+        return -EINVAL_LINUX;
+    if (v->shared) {
+        uint64_t object_page = (uint64_t)(v->host - v->chunk->base) / PAGE_SIZE_LINUX;
+        if ((start / PAGE_SIZE_LINUX - object_page) % huge_pages)
+            return -EINVAL_LINUX;
+    }
+    bool all = true, any = false;
+    for (uint64_t at = (from + huge - 1) & ~(huge - 1); at + huge <= to && at >= from; at += huge) {
+        bool populated = block_populated(mm, at);
+        all &= populated;
+        any |= populated;
+    }
+    /* ... and private memory needs its anon_vma, which only a write fault
+     * gives (a read maps the zero page).  A populated block shows the
+     * write where first-write tracking is off (--sched=parallel). */
+    if (!v->shared && !anon && !any)
+        return -EINVAL_LINUX;
+    return all ? 0 : -EINVAL_LINUX;
+}
+
 /* What one advice does to one mapping's part [from, to): 0 or -errno. */
 static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
 {
@@ -1429,12 +1503,6 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
             err_t e = zero_host(v->host + (from - v->start), to - from);
             return e ? map_errno(e) : 0;
         }
-    case MADV_COLLAPSE_LINUX: {
-        /* thp_vma_allowable_order(): a private mapping with room for one
-         * PMD-aligned huge page. */
-        uint64_t huge = 2ull << 20, first = (v->start + huge - 1) & ~(huge - 1);
-        return v->shared || v->special || first + huge > v->end ? -EINVAL_LINUX : 0;
-    }
     case MADV_COLD_LINUX:
     case MADV_PAGEOUT_LINUX:
         return v->locked || v->special == VMA_VVAR ? -EINVAL_LINUX : 0;
@@ -1497,6 +1565,19 @@ static int64_t advise_range(struct mm *mm, uint64_t addr, uint64_t len, int advi
             at = v->start;
             if (at >= end)
                 break;
+        }
+        if (advice == MADV_COLLAPSE_LINUX) {
+            /* One VMA as Linux has it at a time: its blocks may span
+             * pieces. */
+            uint64_t vma_end;
+            int64_t r = collapse(mm, i, at, end, &vma_end);
+            if (r)
+                return r;
+            at = MIN(vma_end, end);
+            if (at >= end)
+                break;
+            i = first_above(mm, at);
+            continue;
         }
         uint64_t stop = MIN(v->end, end);
         int64_t r = advise_one(v, at, stop, advice);

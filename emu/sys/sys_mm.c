@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "abi/linux.h"
+#include "emu/engine/host_tune.h"
 #include "emu/kernel/vfs.h"
 #include "emu/sys/sys.h"
 #include "emu/xlat.h"
@@ -154,24 +155,6 @@ SYS(madvise) { return mm_madvise(t->mm, uarg(t, a[0]), uarg(t, a[1]), (int)a[2])
 
 /* ---- mincore ---- */
 
-/* One guest page's residency: the host's, for the page that backs it (a
- * page the guest never touched is not resident, as natively). */
-static uint8_t resident(const uint8_t *host)
-{
-    static long host_page;
-    if (!host_page)
-        host_page = sysconf(_SC_PAGESIZE);
-    uintptr_t p = (uintptr_t)host & ~(uintptr_t)(host_page - 1);
-#if defined(__APPLE__)
-    char v = 0;
-#else
-    unsigned char v = 0;
-#endif
-    if (mincore((void *)p, (size_t)host_page, &v) != 0)
-        return 1;
-    return v & 1;
-}
-
 /* SYSCALL_DEFINE3(mincore): a chunk at a time, one mapping at a time; a
  * mapping that is no anonymous memory (the vDSO) counts as resident. */
 SYS(mincore)
@@ -192,7 +175,9 @@ SYS(mincore)
         uint64_t n = MIN(MIN(pages, sizeof(buf)), (v->end - addr) / PAGE_SIZE_LINUX);
         bool special = v->name && !strcmp(v->name, "[vdso]");
         for (uint64_t i = 0; i < n; i++)
-            buf[i] = special ? 1 : resident(v->host + (addr - v->start) + i * PAGE_SIZE_LINUX);
+            /* A page the guest never touched is not resident, as
+             * natively: the host's answer for the page behind it. */
+            buf[i] = special ? 1 : host_page_resident(v->host + (addr - v->start) + i * PAGE_SIZE_LINUX);
         if (!mm_write(t->mm, vec, buf, n))
             return -EFAULT_LINUX;
         pages -= n;
