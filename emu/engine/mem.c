@@ -1354,6 +1354,22 @@ static bool advice_valid(int advice)
     }
 }
 
+/* Does `advice` set or clear a VMA flag, splitting the mappings it covers
+ * in part (advise_range: dontfork and advised_flags)? */
+static bool advice_splits(int advice)
+{
+    switch (advice) {
+    case MADV_DONTFORK_LINUX: case MADV_DOFORK_LINUX: case MADV_NORMAL_LINUX:
+    case MADV_RANDOM_LINUX: case MADV_SEQUENTIAL_LINUX: case MADV_MERGEABLE_LINUX:
+    case MADV_UNMERGEABLE_LINUX: case MADV_HUGEPAGE_LINUX: case MADV_NOHUGEPAGE_LINUX:
+    case MADV_DONTDUMP_LINUX: case MADV_DODUMP_LINUX: case MADV_WIPEONFORK_LINUX:
+    case MADV_KEEPONFORK_LINUX:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* madvise_vma_behavior(): the VMA flags of v once `advice` is taken (a
  * special mapping's do not matter: it never merges).  KSM ignores shared
  * memory; VM_NO_KHUGEPAGED mappings ignore the huge page advice. */
@@ -1913,10 +1929,12 @@ void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len)
 
 int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
 {
-    /* Only DONTFORK and DOFORK change the table (they split a mapping);
-     * the rest act on pages, which other threads may use meanwhile, as on
-     * Linux (Go's and glibc's allocators give memory back this way). */
-    bool splits = advice == MADV_DONTFORK_LINUX || advice == MADV_DOFORK_LINUX;
+    /* The advice Linux keeps as a VMA flag changes the table (a mapping
+     * it covers in part splits, its pieces leave the engines and come
+     * back), so other threads stop for it; the rest act on pages, which
+     * other threads may use meanwhile, as on Linux (Go's and glibc's
+     * allocators give memory back this way). */
+    bool splits = advice_splits(advice);
     if (splits)
         stop_others(mm);
     int64_t r = advise_range(mm, addr, len, advice);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -131,6 +132,47 @@ static void *blocked_cond(void *a)
     for (;;)
         pthread_cond_wait(&cv, &m);
     return NULL;
+}
+
+/* Advice that Linux keeps as a VMA flag splits the mapping it covers in
+ * part, while other threads read the pages: they must never fault. */
+#define ADVISED_PAGES 64
+static volatile char *advised;
+static volatile int advising;
+
+static void *advised_reader(void *a)
+{
+    (void)a;
+    long sum = 0;
+    while (advising)
+        for (int i = 0; i < ADVISED_PAGES; i++)
+            sum += advised[i * 4096];
+    return (void *)sum;
+}
+
+static void madvise_under_readers(void)
+{
+    advised = mmap(NULL, ADVISED_PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    for (int i = 0; i < ADVISED_PAGES; i++)
+        advised[i * 4096] = 1;
+    advising = 1;
+    pthread_t r[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&r[i], NULL, advised_reader, NULL);
+    int failed = 0;
+    for (int k = 0; k < 6000; k++)
+        failed |= madvise((char *)advised + 4096 * (k % 32), 4096 * 8,
+                          k & 1 ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    advising = 0;
+    long sum = 0;
+    for (int i = 0; i < 2; i++) {
+        void *got;
+        pthread_join(r[i], &got);
+        sum += (long)got;
+    }
+    printf("madvise flags set and cleared under two readers: %s, every page read as 1: %s\n",
+           failed ? "failed" : "ok", sum % ADVISED_PAGES == 0 ? "yes" : "no");
 }
 
 static void killed_mid_call(void)
@@ -317,6 +359,7 @@ int main(int argc, char **argv)
     int st = 0;
     waitpid(pid, &st, 0);
     printf("posix_spawn: %d, child exited %d\n", r, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    madvise_under_readers();
     killed_mid_call();
     listed_threads();
     return 0;
