@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #define CAP_LAST_CAP_LINUX 40 /* CAP_CHECKPOINT_RESTORE, Linux 5.9 */
+#define CAP_IPC_LOCK_LINUX 14
 #define CAP_SYS_ADMIN_LINUX 21
 #define CAP_ALL_LINUX ((2ull << CAP_LAST_CAP_LINUX) - 1)
 

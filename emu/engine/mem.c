@@ -248,6 +248,7 @@ err_t mm_copy(const struct mm *src, struct mm **out)
     for (guint i = 0; i < src->vmas->len; i++) {
         struct vma v = *VMA(src, i);
         struct chunk *c = v.chunk;
+        v.locked = v.lock_onfault = false; /* dup_mmap(): VM_LOCKED_MASK cleared */
         if (v.dontfork) {
             mm->mapped -= v.end - v.start; /* dup_mmap() skips VM_DONTCOPY */
             continue;
@@ -493,7 +494,9 @@ static err_t map_object(struct mm *mm, const struct vma *src, size_t off, uint64
     if (!e && inside < len)
         e = map_chunk(mm, (struct vma){ .start = dst + inside, .end = dst + len,
                                         .prot = src->prot, .name = src->name, .shared = true,
-                                        .locked = src->locked, .dontfork = src->dontfork,
+                                        .locked = src->locked,
+                                        .lock_onfault = src->lock_onfault,
+                                        .dontfork = src->dontfork,
                                         .past_object = true }, 0, NULL);
     return e;
 }
@@ -511,7 +514,8 @@ static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct
 {
     struct vma v = { .start = addr, .end = addr + len, .prot = like->prot, .name = like->name,
                      .shared = like->shared, .no_write = like->no_write,
-                     .locked = like->locked, .file = like->file,
+                     .locked = like->locked, .lock_onfault = like->lock_onfault,
+                     .file = like->file,
                      .noreserve = like->noreserve, .account = like->account,
                      .madv = like->madv,
                      .past_object = shared_anon(like), .pgoff = addr / PAGE_SIZE_LINUX };
@@ -693,6 +697,36 @@ static int64_t map_errno(err_t e)
 
 /* `charge`: test RLIMIT_DATA; mremap, which charges only its growth, moves
  * without. */
+/* populate_vma_page_range() over [start, end) through the mappings there
+ * (__mm_populate): each page faulted in as get_user_pages would, a private
+ * writable mapping's for writing (a page of its own, the VMA's anon_vma),
+ * the rest for reading; [vvar] (VM_IO|VM_PFNMAP) is skipped, a
+ * VM_LOCKONFAULT mapping left to its faults.  0, or -EFAULT at a mapping
+ * no access reaches (PROT_NONE, pages past a shared object's end); holes
+ * are skipped. */
+static int64_t populate(struct mm *mm, uint64_t start, uint64_t end)
+{
+    for (guint i = first_above(mm, start); i < mm->vmas->len && VMA(mm, i)->start < end; i++) {
+        const struct vma *v = VMA(mm, i);
+        if (v->hidden || v->special == VMA_VVAR || v->lock_onfault)
+            continue;
+        uint64_t from = MAX(v->start, start), to = MIN(v->end, end);
+        if (!(v->prot & (PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX)) ||
+            v->past_object)
+            return -EFAULT_LINUX;
+        bool write = (v->prot & PROT_WRITE_LINUX) && !v->shared;
+        for (uint64_t at = from; at < to; at += PAGE_SIZE_LINUX) {
+            volatile uint8_t *b = v->host + (at - v->start);
+            uint8_t byte = *b;
+            if (write)
+                *b = byte;
+        }
+        if (write)
+            mm_anon_write(mm, from, to - from);
+    }
+    return 0;
+}
+
 static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
                        bool charge)
 {
@@ -763,9 +797,13 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
                       (flags & MAP_GROWSDOWN_LINUX) ? STACK_VMA_NAME : "[anon]", NULL);
     if (e)
         return map_errno(e);
-    if (flags & MAP_LOCKED_LINUX) {
+    /* VM_LOCKED from MAP_LOCKED or mlockall(MCL_FUTURE) (mm->def_flags) */
+    bool locked = (flags & MAP_LOCKED_LINUX) || mm->lock_future;
+    bool onfault = !(flags & MAP_LOCKED_LINUX) && mm->lock_future_onfault;
+    if (locked) {
         guint i = first_above(mm, addr);
         VMA(mm, i)->locked = true;
+        VMA(mm, i)->lock_onfault = onfault;
     }
     /* VM_NORESERVE (overcommit is not "never"), and then no VM_ACCOUNT */
     if (flags & MAP_NORESERVE_LINUX) {
@@ -773,11 +811,10 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
         v->noreserve = true;
         v->account = false;
     }
-    /* mm_populate(): MAP_POPULATE and MAP_LOCKED fault the pages in, a
-     * private writable mapping's for writing (populate_vma_page_range). */
-    if ((flags & (MAP_POPULATE_LINUX | MAP_LOCKED_LINUX)) && !(flags & MAP_NONBLOCK_LINUX) &&
-        (prot & PROT_WRITE_LINUX))
-        mm_anon_write(mm, addr, plen);
+    /* vm_mmap_pgoff(): MAP_POPULATE, and VM_LOCKED without
+     * VM_LOCKONFAULT, fault the pages in, errors ignored. */
+    if (((flags & MAP_POPULATE_LINUX) || (locked && !onfault)) && !(flags & MAP_NONBLOCK_LINUX))
+        (void)populate(mm, addr, addr + plen);
     return (int64_t)addr;
 }
 
@@ -926,7 +963,8 @@ static bool same_vma_kind(const struct vma *v, const struct vma *w)
      * [vvar_vclock] are two, side by side). */
     if (w->start != v->end || v->special || w->special || v->hidden || w->hidden ||
         w->prot != v->prot || w->shared != v->shared || vma_is_stack(w) != vma_is_stack(v) ||
-        w->locked != v->locked || w->file != v->file || w->dontfork != v->dontfork ||
+        w->locked != v->locked || w->lock_onfault != v->lock_onfault || w->file != v->file ||
+        w->dontfork != v->dontfork ||
         w->noreserve != v->noreserve || w->account != v->account || w->madv != v->madv)
         return false;
     return !private_anon(v) || w->pgoff == v->pgoff + (v->end - v->start) / PAGE_SIZE_LINUX;
@@ -1838,6 +1876,7 @@ static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t 
      * page offsets it runs down to. */
     struct vma *g = VMA(mm, first_above(mm, low));
     g->locked = grows.locked;
+    g->lock_onfault = grows.lock_onfault;
     g->noreserve = grows.noreserve;
     g->account = grows.account;
     g->dontfork = grows.dontfork;
@@ -1941,6 +1980,143 @@ int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice)
     if (splits)
         resume_others(mm);
     return r;
+}
+
+/* ---- mlock, munlock, mlockall, munlockall (mm/mlock.c) ---- */
+
+/* Bytes of [start, end) in VM_LOCKED mappings (count_mm_mlocked_page_nr;
+ * the whole address space: mm->locked_vm). */
+static uint64_t locked_in(const struct mm *mm, uint64_t start, uint64_t end)
+{
+    uint64_t n = 0;
+    for (guint i = first_above(mm, start); i < mm->vmas->len && VMA(mm, i)->start < end; i++) {
+        const struct vma *v = VMA(mm, i);
+        if (v->locked)
+            n += MIN(v->end, end) - MAX(v->start, start);
+    }
+    return n;
+}
+
+/* apply_vma_lock_flags(): every mapping of [start, end) gets the lock
+ * flags (mlock_fixup(), which leaves VM_SPECIAL mappings as they are); a
+ * hole is -ENOMEM, the mappings before it changed. */
+static int64_t set_lock_flags(struct mm *mm, uint64_t start, uint64_t end, bool locked,
+                              bool onfault)
+{
+    if (end < start)
+        return -EINVAL_LINUX;
+    if (end == start)
+        return 0;
+    uint64_t at = start;
+    for (guint i = first_above(mm, start);; i++) {
+        if (i >= mm->vmas->len || VMA(mm, i)->start > at || VMA(mm, i)->hidden)
+            return -ENOMEM_LINUX;
+        struct vma *v = VMA(mm, i);
+        uint64_t stop = MIN(v->end, end);
+        if (!v->special && (v->locked != locked || v->lock_onfault != onfault)) {
+            err_t e = isolate(mm, i, at, stop);
+            if (e)
+                return map_errno(e);
+            i = first_above(mm, at);
+            VMA(mm, i)->locked = locked;
+            VMA(mm, i)->lock_onfault = onfault;
+        }
+        at = stop;
+        if (at >= end)
+            return 0;
+    }
+}
+
+/* do_mlock() */
+static int64_t mlock_stopped(struct mm *mm, uint64_t addr, uint64_t len, bool onfault,
+                             uint64_t limit)
+{
+    if (limit == 0)
+        return -EPERM_LINUX; /* can_do_mlock() */
+    uint64_t start = addr & ~(PAGE_SIZE_LINUX - 1);
+    len = PAGE_ALIGN_LINUX(len + (addr - start));
+    if (limit != UINT64_MAX) {
+        uint64_t pages = len / PAGE_SIZE_LINUX + locked_in(mm, 0, UINT64_MAX) / PAGE_SIZE_LINUX;
+        uint64_t limit_pages = limit / PAGE_SIZE_LINUX;
+        if (pages > limit_pages)
+            pages -= locked_in(mm, start, start + len) / PAGE_SIZE_LINUX;
+        if (pages > limit_pages)
+            return -ENOMEM_LINUX;
+    }
+    int64_t r = set_lock_flags(mm, start, start + len, true, onfault);
+    if (r)
+        return r;
+    /* __mlock_posix_error_return() */
+    r = populate(mm, start, start + len);
+    return r == -EFAULT_LINUX ? -ENOMEM_LINUX : r == -ENOMEM_LINUX ? -EAGAIN_LINUX : r;
+}
+
+int64_t mm_mlock(struct mm *mm, uint64_t addr, uint64_t len, int flags, uint64_t limit)
+{
+    if (flags & ~MLOCK_ONFAULT_LINUX)
+        return -EINVAL_LINUX;
+    stop_others(mm);
+    int64_t r = mlock_stopped(mm, addr, len, flags & MLOCK_ONFAULT_LINUX, limit);
+    resume_others(mm);
+    return r;
+}
+
+int64_t mm_munlock(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    uint64_t start = addr & ~(PAGE_SIZE_LINUX - 1);
+    len = PAGE_ALIGN_LINUX(len + (addr - start));
+    stop_others(mm);
+    int64_t r = set_lock_flags(mm, start, start + len, false, false);
+    resume_others(mm);
+    return r;
+}
+
+/* apply_mlockall_flags(): MCL_FUTURE into def_flags, MCL_CURRENT onto
+ * every mapping but the special ones. */
+static void lock_all(struct mm *mm, int flags)
+{
+    mm->lock_future = flags & MCL_FUTURE_LINUX;
+    mm->lock_future_onfault = mm->lock_future && (flags & MCL_ONFAULT_LINUX);
+    if (!(flags & MCL_CURRENT_LINUX) && flags)
+        return;
+    for (guint i = 0; i < mm->vmas->len; i++) {
+        struct vma *v = VMA(mm, i);
+        if (!v->special && !v->hidden) {
+            v->locked = flags & MCL_CURRENT_LINUX;
+            v->lock_onfault = v->locked && (flags & MCL_ONFAULT_LINUX);
+        }
+    }
+}
+
+int64_t mm_mlockall(struct mm *mm, int flags, uint64_t limit)
+{
+    if (!flags || (flags & ~(MCL_CURRENT_LINUX | MCL_FUTURE_LINUX | MCL_ONFAULT_LINUX)) ||
+        flags == MCL_ONFAULT_LINUX)
+        return -EINVAL_LINUX;
+    if (limit == 0)
+        return -EPERM_LINUX;
+    uint64_t total = 0;
+    for (guint i = 0; i < mm->vmas->len; i++)
+        if (!VMA(mm, i)->hidden)
+            total += VMA(mm, i)->end - VMA(mm, i)->start;
+    if ((flags & MCL_CURRENT_LINUX) && limit != UINT64_MAX &&
+        total / PAGE_SIZE_LINUX > limit / PAGE_SIZE_LINUX)
+        return -ENOMEM_LINUX;
+    stop_others(mm);
+    lock_all(mm, flags);
+    /* mm_populate(0, TASK_SIZE): errors ignored, each mapping in turn. */
+    if (flags & MCL_CURRENT_LINUX)
+        for (guint i = 0; i < mm->vmas->len; i++)
+            (void)populate(mm, VMA(mm, i)->start, VMA(mm, i)->end);
+    resume_others(mm);
+    return 0;
+}
+
+void mm_munlockall(struct mm *mm)
+{
+    stop_others(mm);
+    lock_all(mm, 0);
+    resume_others(mm);
 }
 
 void mm_written(struct mm *mm, uint64_t addr, uint64_t len)

@@ -34,7 +34,9 @@ struct vma {
     bool shared;         /* MAP_SHARED: never counted as data */
     bool no_write;       /* MAP_SHARED of a read-only descriptor: PROT_WRITE can
                             never be added (Linux's VM_MAYWRITE clear) */
-    bool locked;         /* MAP_LOCKED (VM_LOCKED) */
+    bool locked;         /* MAP_LOCKED, mlock (VM_LOCKED) */
+    bool lock_onfault;   /* ... its pages locked as they fault in, none
+                            populated (VM_LOCKONFAULT: mlock2, mlockall) */
     bool noreserve;      /* MAP_NORESERVE (VM_NORESERVE) */
     uint8_t madv;        /* the VMA flags madvise sets (VMA_MADV_*) */
     bool account;        /* VM_ACCOUNT: private memory charged to the commit
@@ -128,6 +130,7 @@ struct mm {
     uint64_t data_rlim, data_rlim_max; /* RLIMIT_DATA; RLIM_INFINITY_LINUX: none */
     uint64_t elf_data;   /* end_data - start_data as Linux's ELF loader sets them */
     uint64_t anon_seq;   /* the last anon_vma number given (struct vma's anon) */
+    bool lock_future, lock_future_onfault; /* mlockall(MCL_FUTURE): def_flags */
     struct kernel_layout layout;
     char *exe_path;      /* what /proc/self/exe resolves to (mm->exe_file) */
     uint32_t membarrier_registered; /* membarrier(2)'s REGISTER_* commands done, per mm */
@@ -206,6 +209,12 @@ void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len);
  * and brk test them. */
 void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max);
 int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice);
+/* mlock2 (mlock: flags 0), munlock, mlockall and munlockall.  `limit`:
+ * RLIMIT_MEMLOCK in bytes, UINT64_MAX for a task with CAP_IPC_LOCK. */
+int64_t mm_mlock(struct mm *mm, uint64_t addr, uint64_t len, int flags, uint64_t limit);
+int64_t mm_munlock(struct mm *mm, uint64_t addr, uint64_t len);
+int64_t mm_mlockall(struct mm *mm, int flags, uint64_t limit);
+void mm_munlockall(struct mm *mm);
 
 /* Free guest range of `len` bytes, searching down from `top`; 0 if none. */
 uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top);

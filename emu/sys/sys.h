@@ -87,6 +87,7 @@ SYS(chdir); SYS(fchdir); SYS(getcwd);
 /* sys_mm.c: memory */
 SYS(brk); SYS(mmap); SYS(old_mmap); SYS(mmap2); SYS(munmap); SYS(mprotect); SYS(mremap);
 SYS(madvise); SYS(mincore); SYS(membarrier);
+SYS(mlock); SYS(mlock2); SYS(munlock); SYS(mlockall); SYS(munlockall);
 
 /* sys_proc.c: identity, limits, thread state, randomness */
 SYS(getpgrp); SYS(getuid); SYS(geteuid); SYS(getgid); SYS(getegid); SYS(uname);

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "abi/caps_linux.h"
 #include "abi/linux.h"
 #include "emu/engine/host_tune.h"
 #include "emu/kernel/vfs.h"
@@ -152,6 +153,31 @@ SYS(mremap)
 }
 
 SYS(madvise) { return mm_madvise(t->mm, uarg(t, a[0]), uarg(t, a[1]), (int)a[2]); }
+
+/* ---- mlock family ---- */
+
+/* RLIMIT_MEMLOCK as do_mlock() applies it: none with CAP_IPC_LOCK. */
+static uint64_t memlock_limit(const struct task *t)
+{
+    uint64_t cur = t->group->rlim[RLIMIT_MEMLOCK_LINUX].cur;
+    if (((t->cap_effective >> CAP_IPC_LOCK_LINUX) & 1) || cur == RLIM_INFINITY_LINUX)
+        return UINT64_MAX;
+    return cur;
+}
+
+SYS(mlock) { return mm_mlock(t->mm, uarg(t, a[0]), uarg(t, a[1]), 0, memlock_limit(t)); }
+SYS(mlock2)
+{
+    return mm_mlock(t->mm, uarg(t, a[0]), uarg(t, a[1]), (int)a[2], memlock_limit(t));
+}
+SYS(munlock) { return mm_munlock(t->mm, uarg(t, a[0]), uarg(t, a[1])); }
+SYS(mlockall) { return mm_mlockall(t->mm, (int)a[0], memlock_limit(t)); }
+SYS(munlockall)
+{
+    (void)a;
+    mm_munlockall(t->mm);
+    return 0;
+}
 
 /* ---- mincore ---- */
 
