@@ -247,12 +247,13 @@ bool sigframe_fpstate_get(const struct mm *mm, uint64_t buf_fx, bool is64, bool 
         fxsave_get_x87(&x.i387, f);
     bool loads_mxcsr = rfbm & (XFEATURE_MASK_SSE_LINUX | XFEATURE_MASK_YMM_LINUX);
     /* Reserved MXCSR bits fail the sigreturn where the kernel restores
-     * through FXRSTOR or XRSTOR (#GP: 64-bit frames) or checks the copy
-     * (copy_uabi_to_xstate(): ia32 XSAVE frames); only an ia32 FXSAVE-only
-     * frame has them masked (__fpu_restore_sig()). */
+     * through FXRSTOR or XRSTOR (#GP: 64-bit frames) or checks its copy:
+     * copy_uabi_to_xstate() for an ia32 XSAVE frame, and for an ia32
+     * FXSAVE-only one __fpu_restore_sig()'s "Reject invalid MXCSR
+     * values" (a 64-bit kernel; a 32-bit one would mask them). */
     bool mxcsr_checked =
-        ia32 ? !fx_only && (x.header.xfeatures & (XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX |
-                                                  XFEATURE_MASK_YMM_LINUX))
+        ia32 ? fx_only || (x.header.xfeatures & (XFEATURE_MASK_FP_LINUX | XFEATURE_MASK_SSE_LINUX |
+                                                 XFEATURE_MASK_YMM_LINUX))
              : loads_mxcsr;
     if (mxcsr_checked && (x.i387.mxcsr & ~MXCSR_FEATURE_MASK))
         return false;
