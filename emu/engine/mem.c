@@ -727,14 +727,12 @@ static int64_t populate(struct mm *mm, uint64_t start, uint64_t end)
     return 0;
 }
 
-static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
-                       bool charge)
+/* do_mmap()'s checks up to __get_unmapped_area() and MAP_FIXED_NOREPLACE's
+ * -EEXIST: the address a mapping of `len` bytes gets, or -errno. */
+static int64_t unmapped_area(const struct mm *mm, uint64_t addr, uint64_t len, int flags)
 {
-    /* do_mmap() and __get_unmapped_area()'s order.  Unknown prot and flag
-     * bits are ignored, as Linux ignores them outside MAP_SHARED_VALIDATE. */
     if (len == 0)
         return -EINVAL_LINUX;
-    prot &= PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX;
     if (flags & MAP_FIXED_NOREPLACE_LINUX)
         flags |= MAP_FIXED_LINUX;
     bool fixed = flags & MAP_FIXED_LINUX;
@@ -747,8 +745,7 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
     uint64_t plen = PAGE_ALIGN_LINUX(len);
     if (plen < len || plen == 0 || plen > mm->limit)
         return -ENOMEM_LINUX;
-    int type = flags & MAP_TYPE_LINUX;
-    bool shared = type == MAP_SHARED_LINUX;
+    bool shared = (flags & MAP_TYPE_LINUX) == MAP_SHARED_LINUX;
     if (!fixed) {
         uint64_t top = mm->mmap_base;
         if (hint_fits(mm, addr, plen))
@@ -764,9 +761,30 @@ static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int
         return -ENOMEM_LINUX;
     if (addr & (PAGE_SIZE_LINUX - 1))
         return -EINVAL_LINUX;
-    bool taken = !range_free(mm, addr, plen);
-    if (taken && (flags & MAP_FIXED_NOREPLACE_LINUX))
+    if ((flags & MAP_FIXED_NOREPLACE_LINUX) && !range_free(mm, addr, plen))
         return -EEXIST_LINUX;
+    return (int64_t)addr;
+}
+
+int64_t mm_unmapped_area(const struct mm *mm, uint64_t addr, uint64_t len, int flags)
+{
+    return unmapped_area(mm, addr, len, flags);
+}
+
+static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
+                       bool charge)
+{
+    /* do_mmap() and __get_unmapped_area()'s order.  Unknown prot and flag
+     * bits are ignored, as Linux ignores them outside MAP_SHARED_VALIDATE. */
+    int64_t at = unmapped_area(mm, addr, len, flags);
+    if (at < 0)
+        return at;
+    addr = (uint64_t)at;
+    prot &= PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX;
+    uint64_t plen = PAGE_ALIGN_LINUX(len);
+    int type = flags & MAP_TYPE_LINUX;
+    bool shared = type == MAP_SHARED_LINUX;
+    bool taken = !range_free(mm, addr, plen);
     /* Replacing part of a special mapping would split it: refused. */
     if (taken && range_splits_special(mm, addr, addr + plen))
         return -EINVAL_LINUX;

@@ -216,6 +216,11 @@ int64_t mm_munlock(struct mm *mm, uint64_t addr, uint64_t len);
 int64_t mm_mlockall(struct mm *mm, int flags, uint64_t limit);
 void mm_munlockall(struct mm *mm);
 
+/* The address an mmap of `len` bytes with `flags` would get (the hint
+ * taken or the search), or -errno where do_mmap() stops before it looks
+ * at what is mapped (__get_unmapped_area, MAP_FIXED_NOREPLACE). */
+int64_t mm_unmapped_area(const struct mm *mm, uint64_t addr, uint64_t len, int flags);
+
 /* Free guest range of `len` bytes, searching down from `top`; 0 if none. */
 uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top);
 

@@ -94,8 +94,10 @@ static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, in
         if (g->kind == GFD_GRANT)
             return map_file(t, addr, len, prot, flags, g->ofile, off);
         /* Any other descriptor the guest holds is a pipe, socket or tty:
-         * Linux refuses to map those too (no mmap operation). */
-        return -ENODEV_LINUX;
+         * Linux refuses to map those too (no mmap operation), once it has
+         * found the mapping a place. */
+        int64_t at = mm_unmapped_area(t->mm, addr, len, flags);
+        return at < 0 ? at : -ENODEV_LINUX;
     }
     if (flags & MAP_HUGETLB_LINUX) {
         /* ksys_mmap_pgoff() and hugetlbfs: the page size named in the
