@@ -366,6 +366,9 @@ int main(int argc, char **argv)
      * guest, not seccomp-emu, meets the SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
     sched_init(t); /* reads the host's CPU count from /sys */
+    /* Opens /proc/self/pagemap where the host has it: before Landlock. */
+    if ((e = host_tune_memory()))
+        die(EXIT_CANNOT_EXECUTE, prog, e);
     /* The last file seccomp-emu opens for itself; then, with grants, the
      * file system closes to all but them, before any thread starts. */
     if ((e = trace_open_output()))
@@ -374,8 +377,6 @@ int main(int argc, char **argv)
         die(EXIT_CANNOT_EXECUTE, prog, e);
 
     uint64_t top = TASK_SIZE_LINUX(info.is64), sp, entry, start;
-    if ((e = host_tune_memory()))
-        die(EXIT_CANNOT_EXECUTE, prog, e);
     if ((e = signal_setup(t)) || (e = fault_install(t->cpu)) || (e = async_start(t)) ||
         (e = limits_setup(t)))
         die(EXIT_CANNOT_EXECUTE, prog, e);

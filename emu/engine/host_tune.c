@@ -1,5 +1,7 @@
 #include "emu/engine/host_tune.h"
 
+#include <glib.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -101,6 +103,34 @@ bool host_page_own(const void *p)
         return (entry >> 63 & 1) && (entry >> 56 & 1);
 #endif
     return host_page_resident(p);
+}
+
+bool host_range_has_own_page(const void *p, size_t len)
+{
+    uintptr_t page = host_page_size();
+    uintptr_t at = (uintptr_t)p & ~(page - 1), end = (uintptr_t)p + len;
+#if defined(__linux__)
+    if (pagemap_fd >= 0) {
+        uint64_t entries[512];
+        while (at < end) {
+            size_t n = MIN((end - at + page - 1) / page, G_N_ELEMENTS(entries));
+            ssize_t got = pread(pagemap_fd, entries, n * sizeof(entries[0]),
+                                (off_t)(at / page) * (off_t)sizeof(entries[0]));
+            if (got != (ssize_t)(n * sizeof(entries[0])))
+                break; /* the host will not say: mincore's answer below */
+            for (size_t i = 0; i < n; i++)
+                if ((entries[i] >> 63 & 1) && (entries[i] >> 56 & 1))
+                    return true;
+            at += n * page;
+        }
+        if (at >= end)
+            return false;
+    }
+#endif
+    for (; at < end; at += page)
+        if (host_page_resident((const void *)at))
+            return true;
+    return false;
 }
 
 static int by_value(const void *a, const void *b)

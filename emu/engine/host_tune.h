@@ -8,7 +8,8 @@
 
 #include "emu/status.h"
 
-/* Once, before the engine opens. */
+/* Once, before the engine opens and before the file system closes
+ * (sandbox_confine_files): it opens /proc/self/pagemap where there is one. */
 err_t host_tune_memory(void);
 
 /* From a helper thread (the timer thread), first thing: give it a
@@ -36,6 +37,8 @@ bool host_page_resident(const void *p);
  * in /proc/self/pagemap; elsewhere a resident page counts, the zero page
  * included. */
 bool host_page_own(const void *p);
+/* Whether any host page of [p, p+len) is a page of its own (as above). */
+bool host_range_has_own_page(const void *p, size_t len);
 
 /* A guest's read or write on a host descriptor, in one piece: not a
  * thread-cancellation point where the C library makes read(2) one. */

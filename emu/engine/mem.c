@@ -228,6 +228,8 @@ void mm_detach_engine(struct mm *mm, uc_engine *uc)
     g_ptr_array_remove(mm->engines, uc);
 }
 
+static guint linux_vma(const struct mm *mm, guint i, guint *first, uint64_t *anon);
+
 err_t mm_copy(const struct mm *src, struct mm **out)
 {
     struct mm *mm = mm_new(src->limit);
@@ -245,6 +247,10 @@ err_t mm_copy(const struct mm *src, struct mm **out)
     /* Pieces cut from one chunk stay pieces of one (new) chunk, so that
      * their host memory keeps its layout. */
     GHashTable *copies = g_hash_table_new(NULL, NULL);
+    /* Per piece of the child: written in the parent, so its VMA has an
+     * anon_vma there even where first-write tracking was off
+     * (--sched=parallel): a page of its own says so. */
+    g_autoptr(GArray) written = g_array_new(FALSE, FALSE, sizeof(gboolean));
     for (guint i = 0; i < src->vmas->len; i++) {
         struct vma v = *VMA(src, i);
         struct chunk *c = v.chunk;
@@ -253,6 +259,9 @@ err_t mm_copy(const struct mm *src, struct mm **out)
             mm->mapped -= v.end - v.start; /* dup_mmap() skips VM_DONTCOPY */
             continue;
         }
+        gboolean was_written = private_anon(&v) && !v.anon && (v.prot & PROT_WRITE_LINUX) &&
+                               host_range_has_own_page(v.host, v.end - v.start);
+        g_array_append_val(written, was_written);
         if (!v.shared) {
             c = g_hash_table_lookup(copies, v.chunk);
             if (!c) {
@@ -276,6 +285,23 @@ err_t mm_copy(const struct mm *src, struct mm **out)
         g_array_append_val(mm->vmas, v);
     }
     g_hash_table_destroy(copies);
+    /* anon_vma_fork(): each VMA of the child that has an anon_vma gets one
+     * of its own, chained to the parent's, all its pieces alike. */
+    for (guint i = 0; i < mm->vmas->len;) {
+        guint first;
+        uint64_t anon;
+        guint last = linux_vma(mm, i, &first, &anon);
+        for (guint k = first; k <= last && !anon; k++)
+            anon = g_array_index(written, gboolean, k);
+        if (anon && private_anon(VMA(mm, first))) {
+            uint64_t own = ++mm->anon_seq;
+            for (guint k = first; k <= last; k++) {
+                VMA(mm, k)->anon = own;
+                VMA(mm, k)->anon_forked = true;
+            }
+        }
+        i = last + 1;
+    }
     *out = mm;
     return OK;
 }
@@ -526,6 +552,7 @@ static err_t map_growth(struct mm *mm, uint64_t addr, uint64_t len, const struct
         const struct vma before = *VMA(mm, p);
         v.pgoff = before.pgoff + (addr - before.start) / PAGE_SIZE_LINUX;
         v.anon = before.anon;
+        v.anon_forked = before.anon_forked;
         /* A shared anonymous mapping grows over the rest of its object,
          * and past it. */
         if (shared_anon(like) && before.shared)
@@ -1001,16 +1028,24 @@ static guint linux_vma(const struct mm *mm, guint i, guint *first, uint64_t *ano
         c--;
     guint start = c, j = c + 1;
     uint64_t a = VMA(mm, c)->anon;
+    bool a_forked = VMA(mm, c)->anon_forked;
     for (; j < mm->vmas->len && same_vma_kind(VMA(mm, j - 1), VMA(mm, j)); j++) {
         uint64_t b = VMA(mm, j)->anon;
-        if (a && b && a != b) {
+        bool b_forked = VMA(mm, j)->anon_forked;
+        /* A side without an anon_vma merges with one whose chain is
+         * singular, which a fork's child's is not. */
+        if ((a && b && a != b) || (a && !b && a_forked) || (!a && b && b_forked)) {
             if (j > i)
                 break;
             start = j; /* a VMA of its own from here */
             a = b;
+            a_forked = b_forked;
             continue;
         }
-        a = a ? a : b;
+        if (!a) {
+            a = b;
+            a_forked = b_forked;
+        }
     }
     *first = start;
     *anon = a;
@@ -1023,6 +1058,11 @@ static uint64_t vma_run_end(const struct mm *mm, guint i)
     guint first;
     uint64_t anon;
     return VMA(mm, linux_vma(mm, i, &first, &anon))->end;
+}
+
+uint64_t mm_vma_end(const struct mm *mm, const struct vma *v)
+{
+    return vma_run_end(mm, (guint)(v - VMA(mm, 0)));
 }
 
 bool mm_vma_awaits_anon(const struct vma *v)
@@ -1054,7 +1094,7 @@ static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
     err_t e = OK;
     /* One VMA moves (remap_vma): copy_vma() keeps its page offsets once
      * it has an anon_vma, and gives it the new address's otherwise. */
-    guint first;
+    guint first = 0;
     uint64_t anon = 0;
     if (first_above(mm, old) < mm->vmas->len)
         linux_vma(mm, first_above(mm, old), &first, &anon);
@@ -1064,7 +1104,10 @@ static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
         uint64_t from = MAX(piece.start, old), to = MIN(piece.end, old + len);
         piece.pgoff = anon ? piece.pgoff + (from - piece.start) / PAGE_SIZE_LINUX
                            : (dst + (from - old)) / PAGE_SIZE_LINUX;
-        piece.anon = private_anon(&piece) ? anon : piece.anon;
+        if (private_anon(&piece) && anon) {
+            piece.anon_forked |= VMA(mm, first)->anon_forked;
+            piece.anon = anon;
+        }
         piece.host += from - piece.start;
         piece.start = dst + (from - old);
         piece.end = dst + (to - old);
@@ -1309,6 +1352,7 @@ static int64_t remap_vma(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t
         if (w && private_anon(&like)) {
             w->pgoff = src_pgoff;
             w->anon = src_anon;
+            w->anon_forked = like.anon_forked;
         }
     }
     if (e)
@@ -1900,6 +1944,7 @@ static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t 
     g->dontfork = grows.dontfork;
     g->madv = grows.madv;
     g->anon = grows.anon;
+    g->anon_forked = grows.anon_forked;
     g->pgoff = grows.pgoff - (grows.start - low) / PAGE_SIZE_LINUX;
     return NULL;
 }

@@ -71,6 +71,9 @@ struct vma {
     uint64_t anon;       /* its anon_vma, which the first write fault gives
                             the VMA (a read maps the zero page): 0 none yet,
                             else one number per anon_vma (mm->anon_seq) */
+    bool anon_forked;    /* ... and its anon_vma_chain holds a parent's too
+                            (a fork's child, anon_vma_fork()): it merges only
+                            with a VMA of the same anon_vma */
     enum vma_special special;
 };
 
@@ -223,6 +226,10 @@ int64_t mm_unmapped_area(const struct mm *mm, uint64_t addr, uint64_t len, int f
 
 /* Free guest range of `len` bytes, searching down from `top`; 0 if none. */
 uint64_t mm_find_free(const struct mm *mm, uint64_t len, uint64_t top);
+
+/* Where the VMA that holds v (one of mm's), as Linux would have merged
+ * it with its neighbours, ends: /proc/PID/maps shows one line per VMA. */
+uint64_t mm_vma_end(const struct mm *mm, const struct vma *v);
 
 /* The mapping holding `addr`, or NULL. */
 const struct vma *mm_find(const struct mm *mm, uint64_t addr);

@@ -478,8 +478,11 @@ static const char *maps_name(const struct mm *mm, const struct vma *v)
 {
     if (!v->name)
         return NULL;
+    /* The program's pages past its file's, .bss beyond the last page that
+     * holds file data, are anonymous memory (the ELF loader's
+     * vm_brk_flags()). */
     if (!strcmp(v->name, "[elf]"))
-        return mm->exe_path;
+        return v->file ? mm->exe_path : NULL;
     if (!strcmp(v->name, "[heap]") || !strcmp(v->name, "[vdso]") || !strcmp(v->name, "[vvar]") ||
         !strcmp(v->name, "[vvar_vclock]") || vma_is_stack(v))
         return v->name;
@@ -488,8 +491,9 @@ static const char *maps_name(const struct mm *mm, const struct vma *v)
 
 /* /proc/PID/maps: one line per mapping as show_vma_header_prefix prints
  * it, the name padded to the column a 64-bit kernel pads to (for compat
- * tasks too).  Neighbours Linux would have merged (same protection,
- * sharing and name) are one line; seccomp-emu's own page is not shown.
+ * tasks too).  One line per VMA as Linux would have merged them
+ * (mm_vma_end), split where the names differ (the heap and the .bss
+ * before it); seccomp-emu's own page is not shown.
  * No mapping is file-backed here: offsets, devices and inodes are 0. */
 static char *vfile_proc_maps(const struct task *t)
 {
@@ -501,12 +505,10 @@ static char *vfile_proc_maps(const struct task *t)
             v = mm_next(mm, v->end);
             continue;
         }
-        uint64_t start = v->start, end = v->end;
+        uint64_t start = v->start, vma_end = mm_vma_end(mm, v), end = v->end;
         const char *name = maps_name(mm, v);
         const struct vma *n;
-        while ((n = mm_next(mm, end)) && n->start == end && !n->hidden && n->prot == v->prot &&
-               n->shared == v->shared && g_strcmp0(maps_name(mm, n), name) == 0 &&
-               !vma_is_stack(n) && !vma_is_stack(v))
+        while (end < vma_end && (n = mm_next(mm, end)) && g_strcmp0(maps_name(mm, n), name) == 0)
             end = n->end;
         size_t line = s->len;
         g_string_append_printf(s, "%08" G_GINT64_MODIFIER "x-%08" G_GINT64_MODIFIER "x %c%c%c%c "

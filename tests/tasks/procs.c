@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -375,6 +376,61 @@ static void misc(int argc, char **argv)
     printf("gettid == getpid in main: %d\n", syscall(SYS_gettid) == getpid());
 }
 
+/* The lines of /proc/self/maps in [lo, hi), one per VMA: how the
+ * kernel merged the mappings there. */
+static void print_vmas(const char *tag, unsigned long lo, unsigned long hi)
+{
+    char buf[16384];
+    int fd = open("/proc/self/maps", O_RDONLY);
+    long n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+    if (fd >= 0)
+        close(fd);
+    buf[n > 0 ? n : 0] = 0;
+    printf("%s:", tag);
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        unsigned long start, end;
+        if (sscanf(line, "%lx-%lx", &start, &end) == 2 && start >= lo && end <= hi)
+            printf(" %lx-%lx", start, end);
+    }
+    printf("\n");
+}
+
+/* A fork's child has anon_vmas chained to its parent's: a mapping it
+ * inherited written merges with a new neighbour only once that has the
+ * same anon_vma, while the parent's still merges (anon_vma_fork(),
+ * is_mergeable_anon_vma()). */
+static void forked_mappings(void)
+{
+    const unsigned long base = 0x30000000, page = 4096;
+    char *a = mmap((void *)base, 2 * page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (a == MAP_FAILED)
+        return;
+    a[0] = 1;
+    pid_t c = fork();
+    if (c == 0) {
+        mmap((void *)(base + 2 * page), 2 * page, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        print_vmas("child, an untouched neighbour", base, base + 16 * page);
+        mmap((void *)(base + 6 * page), 2 * page, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        ((char *)base)[6 * page] = 1;
+        mmap((void *)(base + 4 * page), 2 * page, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        print_vmas("child, two more, the last written", base, base + 16 * page);
+        mprotect((void *)(base + page), page, PROT_READ);
+        mprotect((void *)(base + page), page, PROT_READ | PROT_WRITE);
+        print_vmas("child, split and joined again", base, base + 16 * page);
+        fflush(stdout);
+        _exit(0);
+    }
+    waitpid(c, NULL, 0);
+    mmap((void *)(base + 2 * page), 2 * page, PROT_READ | PROT_WRITE,
+         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    print_vmas("parent, an untouched neighbour", base, base + 16 * page);
+    munmap((void *)base, 16 * page);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -388,5 +444,6 @@ int main(int argc, char **argv)
     eventfds();
     clone3_checks();
     misc(argc, argv);
+    forked_mappings();
     return 0;
 }
