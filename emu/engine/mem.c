@@ -1664,7 +1664,8 @@ static int64_t advise_range(struct mm *mm, uint64_t addr, uint64_t len, int advi
      * would act on the host's memory: the guest never has it here. */
     if (advice == MADV_HWPOISON_LINUX || advice == MADV_SOFT_OFFLINE_LINUX)
         return -EPERM_LINUX;
-    uint64_t end = user_end(mm, addr, plen), at = addr;
+    /* No clamp to user space: what lies past it is a hole, -ENOMEM. */
+    uint64_t end = addr + plen, at = addr;
     int64_t unmapped = 0;
     guint i = first_above(mm, addr);
     for (;;) {
