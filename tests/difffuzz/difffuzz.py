@@ -356,7 +356,11 @@ class MemGen(Gen):
         if w < 0.8:
             return r.choice(['V', 'V%+d' % -P, 'V%+d' % -(4 * P), 'V%+d' % (2 * P)])
         if w < 0.9:
-            return r.choice(['B', 'B%+d' % P, 'B%+d' % -P, 'S%+d' % -(0x100000), 'S%+d' % -(0x200000)])
+            # Below the stack, but a 2 MiB mapping from the lower one ends
+            # 64 KiB under the page of the initial stack pointer: over the
+            # live stack a signal frame's size (the host's XSAVE features,
+            # AVX-512 or not) would decide who dies.
+            return r.choice(['B', 'B%+d' % P, 'B%+d' % -P, 'S%+d' % -(0x100000), 'S%+d' % -(0x210000)])
         return r.choice(['0', 'M+1', 'M+4095', '0x1000'] + TOP[self.abi][:3])
 
     def length(self):
