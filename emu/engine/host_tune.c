@@ -105,32 +105,65 @@ bool host_page_own(const void *p)
     return host_page_resident(p);
 }
 
+/* Which host pages from `first` on are pages of their own: up to n
+ * answers in own[], 0 where the host will not say (then the caller asks
+ * mincore). */
+static size_t own_pages(uintptr_t first, size_t n, bool *own)
+{
+#if defined(__linux__)
+    uint64_t entries[512];
+    n = MIN(n, G_N_ELEMENTS(entries));
+    uintptr_t page = host_page_size();
+    if (pagemap_fd >= 0 &&
+        pread(pagemap_fd, entries, n * sizeof(entries[0]),
+              (off_t)(first / page) * (off_t)sizeof(entries[0])) == (ssize_t)(n * sizeof(entries[0]))) {
+        for (size_t i = 0; i < n; i++)
+            own[i] = (entries[i] >> 63 & 1) && (entries[i] >> 56 & 1);
+        return n;
+    }
+#endif
+    (void)first, (void)n, (void)own;
+    return 0;
+}
+
 bool host_range_has_own_page(const void *p, size_t len)
 {
     uintptr_t page = host_page_size();
     uintptr_t at = (uintptr_t)p & ~(page - 1), end = (uintptr_t)p + len;
-#if defined(__linux__)
-    if (pagemap_fd >= 0) {
-        uint64_t entries[512];
-        while (at < end) {
-            size_t n = MIN((end - at + page - 1) / page, G_N_ELEMENTS(entries));
-            ssize_t got = pread(pagemap_fd, entries, n * sizeof(entries[0]),
-                                (off_t)(at / page) * (off_t)sizeof(entries[0]));
-            if (got != (ssize_t)(n * sizeof(entries[0])))
-                break; /* the host will not say: mincore's answer below */
-            for (size_t i = 0; i < n; i++)
-                if ((entries[i] >> 63 & 1) && (entries[i] >> 56 & 1))
-                    return true;
-            at += n * page;
+    bool own[512];
+    while (at < end) {
+        size_t n = own_pages(at, MIN((end - at + page - 1) / page, G_N_ELEMENTS(own)), own);
+        if (!n) {
+            n = 1;
+            own[0] = host_page_resident((const void *)at);
         }
-        if (at >= end)
-            return false;
+        for (size_t i = 0; i < n; i++)
+            if (own[i])
+                return true;
+        at += n * page;
     }
-#endif
-    for (; at < end; at += page)
-        if (host_page_resident((const void *)at))
-            return true;
     return false;
+}
+
+void host_copy_own_pages(uint8_t *dst, const uint8_t *src, size_t len)
+{
+    uintptr_t page = host_page_size();
+    uintptr_t at = (uintptr_t)src & ~(page - 1), end = (uintptr_t)src + len;
+    bool own[512];
+    while (at < end) {
+        size_t want = MIN((end - at + page - 1) / page, G_N_ELEMENTS(own));
+        size_t n = own_pages(at, want, own);
+        if (!n) {
+            n = 1;
+            own[0] = host_page_resident((const void *)at);
+        }
+        for (size_t i = 0; i < n; i++, at += page) {
+            if (!own[i])
+                continue;
+            uintptr_t from = MAX(at, (uintptr_t)src), to = MIN(at + page, end);
+            memcpy(dst + (from - (uintptr_t)src), (const void *)from, to - from);
+        }
+    }
 }
 
 static int by_value(const void *a, const void *b)

@@ -4,6 +4,7 @@
 #define EMU_HOST_TUNE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "emu/status.h"
@@ -39,6 +40,11 @@ bool host_page_resident(const void *p);
 bool host_page_own(const void *p);
 /* Whether any host page of [p, p+len) is a page of its own (as above). */
 bool host_range_has_own_page(const void *p, size_t len);
+/* Copy [src, src+len) to dst, which reads as zeros, page by page: only the
+ * host pages of src that are pages of their own (as above); the rest read
+ * as zeros in both.  A fork's copy then costs what the parent touched, as
+ * copy-on-write does. */
+void host_copy_own_pages(uint8_t *dst, const uint8_t *src, size_t len);
 
 /* A guest's read or write on a host descriptor, in one piece: not a
  * thread-cancellation point where the C library makes read(2) one. */

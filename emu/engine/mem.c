@@ -277,7 +277,7 @@ err_t mm_copy(const struct mm *src, struct mm **out)
                 g_hash_table_insert(copies, v.chunk, c);
             }
             size_t off = (size_t)(v.host - v.chunk->base);
-            memcpy(c->base + off, v.host, v.end - v.start);
+            host_copy_own_pages(c->base + off, v.host, v.end - v.start);
             v.host = c->base + off;
             v.chunk = c;
         }

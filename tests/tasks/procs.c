@@ -409,6 +409,12 @@ static void forked_mappings(void)
     a[0] = 1;
     pid_t c = fork();
     if (c == 0) {
+        /* Copy-on-write: what the parent never touched is not resident in
+         * the child either. */
+        unsigned char resident[2] = { 9, 9 };
+        mincore(a, 2 * page, resident);
+        printf("child: the written page resident %d, the untouched one %d\n", resident[0] & 1,
+               resident[1] & 1);
         mmap((void *)(base + 2 * page), 2 * page, PROT_READ | PROT_WRITE,
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
         print_vmas("child, an untouched neighbour", base, base + 16 * page);
