@@ -327,6 +327,11 @@ bool fault_take(struct task *t, uc_err e)
     if (fill->type != UC_MEM_FETCH &&
         (fill->vaddr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)) == (addr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)))
         addr = fill->vaddr;
+    /* A fetch through a code segment with a base (an LDT one): the
+     * engine's fetch address is linear, the pc is not. */
+    if (fill->type == UC_MEM_FETCH && addr == fill->page &&
+        (fill->vaddr & ~(uint64_t)(PAGE_SIZE_LINUX - 1)) == fill->page)
+        addr = fill->vaddr;
     const struct vma *v = mm_find(t->mm, addr);
     if (v && v->hidden)
         v = NULL; /* refused only to user accesses: not there for them */
