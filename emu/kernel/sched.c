@@ -9,6 +9,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
 
 #include "abi/linux.h"
 #include "emu/engine/cpu.h"
@@ -34,6 +39,7 @@ static struct {
     uint64_t turn_left;   /* SCHED_POLICY_RR: instructions left in this turn */
     atomic_bool need_resched; /* read without the lock by the running task */
     uint64_t switches;
+    unsigned tasks_made;  /* for each task's park_slot */
     struct sched_config cfg;
     /* SCHED_POLICY_PARALLEL */
     GQueue in_guest;      /* struct task *, running guest code */
@@ -179,6 +185,78 @@ static void charge_now_and_then(struct task *t)
     }
 }
 
+/* ---- parallel: parking sleepers ---- */
+
+/* Under --sched=parallel a task asleep in sched_sleep() (without host
+ * descriptors) parks on a host futex word shared with other tasks, each
+ * waiting for a bit of its own (FUTEX_WAIT_BITSET), rather than on its
+ * condition variable: then the wake-ups made while the kernel lock was
+ * held (a guest FUTEX_WAKE of a barrier's three waiters) cost one host
+ * call at the lock's release, as the guest's one call costs natively,
+ * not one each.  Each of those is a host system call of its own, made in
+ * turn, and the tasks woken start late by as much: natively, a barrier
+ * of four threads that wakes its three waiters one call each took 1.2 to
+ * 2 times as long here (docs/performance.md).  The n-th task made parks on word
+ * (n / 32) % 16 for bit n % 32: of 512 tasks in a row no two share a
+ * (word, bit) pair, and a wake scans only the host waiters of its words.
+ *
+ * The word is a sequence, bumped before each wake of it: a sleeper reads
+ * it under the scheduler's mutex, after finding `woken` false there, and
+ * its host wait returns at once if a waker bumped it since, so no wake-up
+ * is lost between the mutex's release and the host wait.  Spurious
+ * returns (another bit's wake-up, WAKE_SIGNAL) only make sched_sleep()
+ * look at `woken` again.  Elsewhere (no host futex) the condition
+ * variable, with one signal per task. */
+#ifdef __linux__
+#define HAVE_PARK 1
+#define PARK_WORDS 16
+static atomic_uint park_seq[PARK_WORDS];
+
+static unsigned park_word(const struct task *t) { return (t->se.park_slot >> 5) % PARK_WORDS; }
+static uint32_t park_bit(const struct task *t) { return 1u << (t->se.park_slot & 31); }
+
+/* Called with the scheduler's mutex held, which it lets go meanwhile. */
+static void park(struct task *t, int64_t deadline_ns)
+{
+    atomic_uint *w = &park_seq[park_word(t)];
+    unsigned seq = atomic_load(w);
+    struct timespec ts, *tsp = NULL;
+    if (deadline_ns >= 0) {
+        /* FUTEX_WAIT_BITSET's timeout is absolute, on CLOCK_MONOTONIC */
+        ts.tv_sec = deadline_ns / NS;
+        ts.tv_nsec = deadline_ns % NS;
+        tsp = &ts;
+    }
+    sched_unlock();
+    (void)syscall(SYS_futex, (void *)w, FUTEX_WAIT_BITSET_PRIVATE, seq, tsp, NULL, park_bit(t));
+    sched_lock();
+}
+
+/* Wake the parked tasks whose bits `bits` holds, word by word. */
+static void unpark(const uint32_t bits[PARK_WORDS])
+{
+    for (int i = 0; i < PARK_WORDS; i++) {
+        if (!bits[i])
+            continue;
+        atomic_fetch_add(&park_seq[i], 1);
+        (void)syscall(SYS_futex, (void *)&park_seq[i], FUTEX_WAKE_BITSET_PRIVATE, INT_MAX, NULL,
+                      NULL, bits[i]);
+    }
+}
+#endif
+
+/* A sleeper in sched_sleep() woken (parallel): see park(). */
+static void wake_sleeper(struct task *t)
+{
+#ifdef HAVE_PARK
+    uint32_t bits[PARK_WORDS] = { 0 };
+    bits[park_word(t)] = park_bit(t);
+    unpark(bits);
+#else
+    g_cond_signal(&t->se.cond);
+#endif
+}
+
 /* The sleepers woken while the kernel lock was held, signalled at its
  * release: by sched_kernel_leave() once it has let go of the scheduler's
  * mutex too (signalled under the mutex, each would wake only to wait for
@@ -196,10 +274,23 @@ static void take_woken(GQueue *out)
 static void signal_woken(GQueue *woken)
 {
     struct task *t;
+#ifdef HAVE_PARK
+    /* all with one host call (per word): see park() */
+    uint32_t bits[PARK_WORDS] = { 0 };
+    bool any = false;
+    while ((t = g_queue_pop_head(woken))) {
+        bits[park_word(t)] |= park_bit(t);
+        any = true;
+        task_put(t);
+    }
+    if (any)
+        unpark(bits);
+#else
     while ((t = g_queue_pop_head(woken))) {
         g_cond_signal(&t->se.cond);
         task_put(t);
     }
+#endif
 }
 
 /* The CPU goes to the head of the run queue, or idles.  In parallel the
@@ -459,6 +550,7 @@ void sched_init(struct task *first)
     g_cond_init(&sched_state.guest_free);
     mm_stop_hook = mm_stop_others;
     g_cond_init(&first->se.cond);
+    first->se.park_slot = sched_state.tasks_made++;
     first->se.cpu_mark = thread_cputime();
     first->se.thread = pthread_self();
     first->se.has_thread = true;
@@ -494,6 +586,7 @@ int sched_spawn(struct task *t, void (*body)(struct task *t))
     pthread_attr_setstacksize(&attr, TASK_STACK_SIZE);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     sched_lock();
+    t->se.park_slot = sched_state.tasks_made++;
     /* Queued before the thread exists: the order of the run queue is the
      * order of the clones, whatever the host does first. */
     enqueue(t);
@@ -599,6 +692,14 @@ void sched_sleep(struct task *t, int64_t deadline_ns, void *pollfds, int nfds)
         sched_lock();
     } else {
         while (!t->se.woken) {
+#ifdef HAVE_PARK
+            if (sched_parallel()) {
+                if (deadline_ns >= 0 && deadline_ns <= mono_now())
+                    break;
+                park(t, deadline_ns);
+                continue;
+            }
+#endif
             if (deadline_ns < 0) {
                 g_cond_wait(&t->se.cond, &sched_state.lock);
                 continue;
@@ -636,7 +737,7 @@ static void wake_locked(struct task *t)
          * holds it, it would only wait for that one, so it is woken when the
          * holder lets go (dispatch). */
         if (!sched_state.running)
-            g_cond_signal(&t->se.cond);
+            wake_sleeper(t);
         else if (!t->se.wake_later) {
             t->se.wake_later = true;
             g_queue_push_tail(&sched_state.wake_later, t);

@@ -55,6 +55,7 @@ struct sched_entity {
     int64_t charged_at; /* monotonic, when its CPU time was last charged */
     int64_t guest_since; /* monotonic, when it last left the kernel */
     int64_t cpu_mark;  /* its host thread's CPU time when last charged */
+    unsigned park_slot; /* its word and bit where it parks (sched.c, park()) */
 };
 
 enum sched_policy {
