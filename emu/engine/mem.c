@@ -6,6 +6,7 @@
 
 #include "abi/linux.h"
 #include "emu/engine/host_tune.h"
+#include "emu/engine/hostmem.h"
 
 #ifdef MAP_NORESERVE
 #define GUARD_NORESERVE MAP_NORESERVE
@@ -724,6 +725,29 @@ static int64_t map_errno(err_t e)
 
 /* `charge`: test RLIMIT_DATA; mremap, which charges only its growth, moves
  * without. */
+/* Fault the host pages behind [from, to) of v in, as a guest's access
+ * would (mincore and pagemap then see them): read each one, or write it
+ * with its own contents.  False, and the rest left alone, once seccomp-emu
+ * is past --host-memory (mm_host_memory_hook then asks for the kill at the
+ * guest's next stop): a populate of gigabytes in one call would otherwise
+ * run to its end first. */
+static bool touch_pages(const struct vma *v, uint64_t from, uint64_t to, bool write)
+{
+    const uint64_t check_every = 1u << 20;
+    for (uint64_t at = from; at < to; at += PAGE_SIZE_LINUX) {
+        if ((at - from) % check_every == 0 && at > from && hostmem_in_use() > hostmem_limit()) {
+            if (mm_host_memory_hook)
+                mm_host_memory_hook();
+            return false;
+        }
+        volatile uint8_t *b = v->host + (at - v->start);
+        uint8_t byte = *b;
+        if (write)
+            *b = byte;
+    }
+    return true;
+}
+
 /* populate_vma_page_range() over [start, end) through the mappings there
  * (__mm_populate): each page faulted in as get_user_pages would, a private
  * writable mapping's for writing (a page of its own, the VMA's anon_vma),
@@ -742,14 +766,11 @@ static int64_t populate(struct mm *mm, uint64_t start, uint64_t end)
             v->past_object)
             return -EFAULT_LINUX;
         bool write = (v->prot & PROT_WRITE_LINUX) && !v->shared;
-        for (uint64_t at = from; at < to; at += PAGE_SIZE_LINUX) {
-            volatile uint8_t *b = v->host + (at - v->start);
-            uint8_t byte = *b;
-            if (write)
-                *b = byte;
-        }
+        bool all = touch_pages(v, from, to, write);
         if (write)
             mm_anon_write(mm, from, to - from);
+        if (!all)
+            return -ENOMEM_LINUX;
     }
     return 0;
 }
@@ -1636,15 +1657,7 @@ static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
         if (v->special == VMA_VVAR ||
             !(v->prot & (advice == MADV_POPULATE_READ_LINUX ? PROT_READ_LINUX : PROT_WRITE_LINUX)))
             return -EINVAL_LINUX;
-        /* Fault the host's pages in (mincore then sees them resident):
-         * read each one, or write it with its own contents. */
-        for (uint64_t at = from; at < to; at += PAGE_SIZE_LINUX) {
-            volatile uint8_t *b = v->host + (at - v->start);
-            uint8_t byte = *b;
-            if (advice == MADV_POPULATE_WRITE_LINUX)
-                *b = byte;
-        }
-        return 0;
+        return touch_pages(v, from, to, advice == MADV_POPULATE_WRITE_LINUX) ? 0 : -ENOMEM_LINUX;
     default:
         return 0;
     }
@@ -1953,6 +1966,7 @@ static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t 
 /* ---- every change with the mm's other engines out of guest code ---- */
 
 void (*mm_stop_hook)(struct mm *mm, bool stop);
+void (*mm_host_memory_hook)(void);
 
 static void stop_others(struct mm *mm)
 {

@@ -171,6 +171,12 @@ void mm_drop_writable_code(struct mm *mm, uc_engine *uc);
  * threads at once; NULL otherwise. */
 extern void (*mm_stop_hook)(struct mm *mm, bool stop);
 
+/* Called when a call that faults guest memory in on the guest's behalf
+ * (populating: MAP_POPULATE, mlock, MADV_POPULATE_*) stops because
+ * seccomp-emu is past --host-memory; set by the timer thread's owner
+ * (emu/kernel/async.c), which ends the guest at its next stop. */
+extern void (*mm_host_memory_hook)(void);
+
 /* A new, empty address space with one reference, for a guest whose user
  * space ends at `limit`. */
 struct mm *mm_new(uint64_t limit);

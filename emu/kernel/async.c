@@ -14,6 +14,7 @@
 #include "abi/signal_linux.h"
 #include "emu/engine/host_tune.h"
 #include "emu/engine/hostmem.h"
+#include "emu/engine/mem.h"
 #include "emu/kernel/sched.h"
 #include "emu/kernel/signal.h"
 #include "emu/kernel/task.h"
@@ -125,6 +126,25 @@ static void list_group(struct thread_group *g)
 static void kick(void)
 {
     sched_kick();
+}
+
+/* --host-memory passed (`in_use` bytes): the first process is killed at
+ * its next stop, once.  From the timer thread's look, or from a call that
+ * faults memory in on the guest's behalf (mm_host_memory_hook), which
+ * stops there: the guest must not run on to its exit first. */
+static void host_memory_exceeded(uint64_t in_use)
+{
+    uint64_t none = 0;
+    if (!atomic_compare_exchange_strong(&async_state.host_memory_seen, &none, in_use))
+        return;
+    atomic_store(&async_state.kill_host_memory, true);
+    atomic_store(&async_state.pending, true);
+    poke(async_state.wake[1]);
+}
+
+static void on_mm_host_memory(void)
+{
+    host_memory_exceeded(hostmem_in_use());
 }
 
 /* Host handler: record, wake both threads; the timer thread stops the
@@ -270,12 +290,8 @@ static int check_timers(void)
         wait = MIN(wait, ms_until(async_state.timeout_at - now));
     /* --host-memory: looked at more often the nearer it is. */
     uint64_t in_use = hostmem_in_use();
-    if (in_use > hostmem_limit() && !atomic_load(&async_state.host_memory_seen)) {
-        atomic_store(&async_state.host_memory_seen, in_use);
-        atomic_store(&async_state.kill_host_memory, true);
-        atomic_store(&async_state.pending, true);
-        poke(async_state.wake[1]);
-    }
+    if (in_use > hostmem_limit())
+        host_memory_exceeded(in_use);
     wait = MIN(wait, hostmem_check_interval_ms(in_use));
     g_mutex_unlock(&async_state.lock);
     bool io_despite = atomic_load(&async_state.io_despite) && atomic_load(&async_state.in_io);
@@ -330,6 +346,7 @@ err_t async_start(struct task *t)
 {
     async_state.group = t->group;
     async_state.timed = g_ptr_array_new();
+    mm_host_memory_hook = on_mm_host_memory;
     list_group(t->group); /* host signals go to it */
     g_mutex_init(&async_state.lock);
     g_cond_init(&async_state.ready_cond);

@@ -856,6 +856,14 @@ def resources(emu, guests):
           "touching 1 GiB under --host-memory=128M: status %s, %r" % (st, err[:150]))
     check(rss <= (128 << 10) + (16 << 10),
           "--host-memory=128M: peak RSS %d KiB, at most the limit + 16 MiB (HOSTMEM_OVERSHOOT)" % rss)
+    # The same when one call faults 2 GiB in (MAP_POPULATE,
+    # MADV_POPULATE_WRITE): the call stops at the limit, not at its end.
+    for trick in ("populate_2g", "populate_write_2g"):
+        st, err, wall = stderr_of([emu, "--host-memory=128M", g, trick])
+        es, _, _, rss = timed([emu, "--host-memory=128M", g, trick])
+        check(st == -9 and b"--host-memory" in err and rss <= (128 << 10) + (16 << 10),
+              "%s under --host-memory=128M: status %s, peak RSS %d KiB (at most the limit + "
+              "16 MiB), %r" % (trick, st, rss, err[:120]))
 
 
 # -------------------------------------------------------------- messages

@@ -743,6 +743,21 @@ static long resources(const char *a)
         report("the old place is gone", SYS3(NR_mprotect_LINUX, p, 4096, PROT_READ_LINUX));
         return SYS2(NR_munmap_LINUX, q, HUGE_MOVE + (64ul << 20));
     }
+    if (h_streq(a, "populate_2g") || h_streq(a, "populate_write_2g")) {
+        /* 2 GiB faulted in by one call (MAP_POPULATE, or
+         * MADV_POPULATE_WRITE): under a smaller --host-memory the call must
+         * not run to its end first. */
+        const ulong len = 2ul << 30, populate = 0x8000, noreserve = 0x4000;
+        int by_mmap = h_streq(a, "populate_2g");
+        long p = SYS6(NR_mmap_LINUX, 0, len, PROT_READ_LINUX | PROT_WRITE_LINUX,
+                      MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX | noreserve | (by_mmap ? populate : 0),
+                      -1, 0);
+        if (mapped_at(p))
+            return p;
+        if (!by_mmap)
+            return SYS3(NR_madvise_LINUX, p, len, 23 /* MADV_POPULATE_WRITE */);
+        return 0;
+    }
     if (h_streq(a, "touch_1g")) {
         /* Touches 1 GiB, a page at a time, then says so: under a smaller
          * --host-memory seccomp-emu must end it first. */
