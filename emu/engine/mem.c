@@ -980,7 +980,10 @@ static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, i
          * EACCES; the pieces before it stay changed, as in Linux. */
         if ((prot & PROT_WRITE_LINUX) && v->no_write)
             return -EACCES_LINUX;
-        if (prot != v->prot && splits_special(v, MAX(v->start, addr), at))
+        /* mprotect_fixup(): flags that do not change split nothing. */
+        if (prot == v->prot)
+            continue;
+        if (splits_special(v, MAX(v->start, addr), at))
             return -EINVAL_LINUX;
         /* mprotect_fixup(): a piece that turns into data must fit; the
          * pieces before it stay changed, as in Linux. */
@@ -1575,8 +1578,11 @@ static int64_t collapse(const struct mm *mm, guint i, uint64_t from, uint64_t to
         if ((start / PAGE_SIZE_LINUX - object_page) % huge_pages)
             return -EINVAL_LINUX;
     }
-    bool all = true, any = false;
-    for (uint64_t at = (from + huge - 1) & ~(huge - 1); at + huge <= to && at >= from; at += huge) {
+    /* hstart past hend (a range inside one block, touching no boundary)
+     * makes the count of blocks negative: never met, -EINVAL. */
+    uint64_t hstart = (from + huge - 1) & ~(huge - 1), hend = to & ~(huge - 1);
+    bool all = hstart <= hend, any = false;
+    for (uint64_t at = hstart; at + huge <= to && at >= from; at += huge) {
         bool populated = block_populated(mm, at);
         all &= populated;
         any |= populated;
