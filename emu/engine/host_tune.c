@@ -92,22 +92,10 @@ bool host_page_resident(const void *p)
     return v & 1;
 }
 
-bool host_page_own(const void *p)
-{
-#if defined(__linux__)
-    /* Bit 63: present; bit 56: mapped exclusively, which the shared zero
-     * page that a read of untouched memory maps never is. */
-    uint64_t entry = 0;
-    off_t at = (off_t)((uintptr_t)p / host_page_size()) * (off_t)sizeof(entry);
-    if (pagemap_fd >= 0 && pread(pagemap_fd, &entry, sizeof(entry), at) == (ssize_t)sizeof(entry))
-        return (entry >> 63 & 1) && (entry >> 56 & 1);
-#endif
-    return host_page_resident(p);
-}
-
 /* Which host pages from `first` on are pages of their own: up to n
  * answers in own[], 0 where the host will not say (then the caller asks
- * mincore). */
+ * mincore).  Linux's pagemap: bit 63 present, bit 56 mapped exclusively,
+ * which the shared zero page a read of untouched memory maps never is. */
 static size_t own_pages(uintptr_t first, size_t n, bool *own)
 {
 #if defined(__linux__)
@@ -124,6 +112,13 @@ static size_t own_pages(uintptr_t first, size_t n, bool *own)
 #endif
     (void)first, (void)n, (void)own;
     return 0;
+}
+
+bool host_page_own(const void *p)
+{
+    bool own;
+    uintptr_t page = (uintptr_t)p & ~(uintptr_t)(host_page_size() - 1);
+    return own_pages(page, 1, &own) ? own : host_page_resident(p);
 }
 
 bool host_range_has_own_page(const void *p, size_t len)
