@@ -114,13 +114,6 @@ static size_t own_pages(uintptr_t first, size_t n, bool *own)
     return 0;
 }
 
-bool host_page_own(const void *p)
-{
-    bool own;
-    uintptr_t page = (uintptr_t)p & ~(uintptr_t)(host_page_size() - 1);
-    return own_pages(page, 1, &own) ? own : host_page_resident(p);
-}
-
 bool host_range_has_own_page(const void *p, size_t len)
 {
     uintptr_t page = host_page_size();

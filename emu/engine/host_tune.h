@@ -33,12 +33,10 @@ err_t host_zero_pages(void *p, size_t len);
  * host will not say. */
 bool host_page_resident(const void *p);
 
-/* Whether the host page holding `p` is a page of its own: resident and
+/* Whether any host page of [p, p+len) is a page of its own: resident and
  * not the zero page that a read of untouched memory maps.  Linux says so
  * in /proc/self/pagemap; elsewhere a resident page counts, the zero page
  * included. */
-bool host_page_own(const void *p);
-/* Whether any host page of [p, p+len) is a page of its own (as above). */
 bool host_range_has_own_page(const void *p, size_t len);
 /* Copy [src, src+len) to dst, which reads as zeros, page by page: only the
  * host pages of src that are pages of their own (as above); the rest read

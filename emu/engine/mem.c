@@ -723,8 +723,6 @@ static int64_t map_errno(err_t e)
     return -ENOMEM_LINUX;
 }
 
-/* `charge`: test RLIMIT_DATA; mremap, which charges only its growth, moves
- * without. */
 /* Fault the host pages behind [from, to) of v in, as a guest's access
  * would (mincore and pagemap then see them): read each one, or write it
  * with its own contents.  False, and the rest left alone, once seccomp-emu
@@ -819,6 +817,8 @@ int64_t mm_unmapped_area(const struct mm *mm, uint64_t addr, uint64_t len, int f
     return unmapped_area(mm, addr, len, flags);
 }
 
+/* `charge`: test RLIMIT_DATA; mremap, which charges only its growth, moves
+ * without. */
 static int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags,
                        bool charge)
 {
@@ -1520,14 +1520,19 @@ static uint8_t advised_flags(const struct vma *v, int advice)
 
 /* Does the 2 MiB block at guest `at` hold a page of its own, natively a
  * present PTE that is not the zero page?  The host pages behind it say
- * (host_page_own; shmem has no zero page: a resident page is its own). */
+ * (host_range_has_own_page; shmem has no zero page: a resident page is
+ * its own). */
 static bool block_populated(const struct mm *mm, uint64_t at)
 {
-    for (uint64_t page = at; page < at + HPAGE_PMD_SIZE_LINUX; page += PAGE_SIZE_LINUX) {
-        const struct vma *v = VMA(mm, first_above(mm, page));
-        const uint8_t *h = v->host + (page - v->start);
-        if (v->shared ? host_page_resident(h) : host_page_own(h))
+    const uint64_t end = at + HPAGE_PMD_SIZE_LINUX;
+    for (guint i = first_above(mm, at); i < mm->vmas->len && VMA(mm, i)->start < end; i++) {
+        const struct vma *v = VMA(mm, i);
+        uint64_t from = MAX(v->start, at), to = MIN(v->end, end);
+        if (!v->shared && host_range_has_own_page(v->host + (from - v->start), to - from))
             return true;
+        for (uint64_t page = from; v->shared && page < to; page += PAGE_SIZE_LINUX)
+            if (host_page_resident(v->host + (page - v->start)))
+                return true;
     }
     return false;
 }
