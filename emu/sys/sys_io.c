@@ -469,11 +469,10 @@ static int64_t do_lseek(struct task *t, int fd, int64_t off, int whence)
 SYS(lseek)
 {
     int64_t off = in_compat_syscall(t) ? (int64_t)(int32_t)a[1] : (int64_t)a[1];
-    int64_t r = do_lseek(t, (int)a[0], off, (int)a[2]);
-    /* The 32-bit lseek cannot report offsets past 2 GiB. */
-    if (in_compat_syscall(t) && r > INT32_MAX)
-        return -EOVERFLOW_LINUX;
-    return r;
+    /* No -EOVERFLOW for an i386 caller past 2 GiB: the compat entry shares
+     * ksys_lseek, whose off_t is 64 bits on x86_64, so the position moves
+     * and the caller reads the low 32 bits of it in eax. */
+    return do_lseek(t, (int)a[0], off, (int)a[2]);
 }
 
 SYS(llseek)
