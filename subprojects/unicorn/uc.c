@@ -2801,6 +2801,27 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
         restore_jit_state(uc);
         break;
 
+    case UC_CTL_LINEAR_BASE:
+
+        UC_INIT(uc);
+
+        if (rw == UC_CTL_IO_WRITE) {
+            uint64_t base = va_arg(args, uint64_t);
+            if (base && (!uc->linear_capable || (uintptr_t)base != base)) {
+                err = UC_ERR_ARG;
+            } else if ((uintptr_t)base != uc->linear_base) {
+                // Translations made with the other base (or none) read
+                // the wrong place: every one goes.
+                uc->linear_base = (uintptr_t)base;
+                uc->tb_flush(uc);
+            }
+        } else {
+            *va_arg(args, uint64_t *) = uc->linear_base;
+        }
+
+        restore_jit_state(uc);
+        break;
+
     case UC_CTL_MEM_EXIT_CHECK:
 
         if (rw == UC_CTL_IO_WRITE) {

@@ -376,6 +376,13 @@ struct uc_struct {
     // seccomp-emu: no exit-request check after each guest load and store
     // (UC_CTL_MEM_EXIT_CHECK)
     bool no_mem_exit_check;
+    // seccomp-emu: host address of a linear mapping of the 32-bit guest's
+    // memory (UC_CTL_LINEAR_BASE); 0: none.  The prologue loads it into the
+    // host code generator's base register at every entry to generated code.
+    uintptr_t linear_base;
+    // seccomp-emu: the host code generator has a base register for it
+    // (set when the prologue is generated)
+    bool linear_capable;
     // seccomp-emu: the TLB fill in progress is for a user-privilege access
     // (UC_CTL_TLB_FILL_USER)
     bool tlb_fill_user;

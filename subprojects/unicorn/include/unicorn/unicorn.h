@@ -640,6 +640,20 @@ typedef enum uc_control_type {
     // in between.  Nests.
     // Write: @args = (int)
     UC_CTL_MEM_BATCH,
+    // seccomp-emu: a linear mapping of a 32-bit guest's memory.  A guest
+    // load or store at CPL 3 in 16- or 32-bit code, with no memory hook
+    // installed, becomes one host access at base + the address truncated
+    // to 32 bits, with no soft-TLB lookup and no permission check (QEMU
+    // user mode's guest_base); an access that needs alignment tests it
+    // first and takes the soft-TLB path when misaligned.  The caller keeps
+    // [base, base + 4 GiB + a guard page) reserved and mapped so that it
+    // mirrors the guest's memory, and turns the host's faults there back
+    // into guest faults.  0 turns it off.  Flushes every translation.
+    // Refused (UC_ERR_ARG) where the host code generator has no base
+    // register for it.
+    // Read: @args = (uint64_t *)
+    // Write: @args = (uint64_t)
+    UC_CTL_LINEAR_BASE,
 } uc_control_type;
 
 /*
@@ -739,6 +753,10 @@ See sample_ctl.c for a detailed example.
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_PARALLEL_IDLE, 1), (int)(idle))
 #define uc_ctl_mem_batch(uc, on)                                               \
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_MEM_BATCH, 1), (int)(on))
+#define uc_ctl_linear_base(uc, base)                                           \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_LINEAR_BASE, 1), (uint64_t)(base))
+#define uc_ctl_get_linear_base(uc, base)                                       \
+    uc_ctl(uc, UC_CTL_READ(UC_CTL_LINEAR_BASE, 1), (base))
 
 // seccomp-emu: a group of engines that run in parallel (UC_CTL_PARALLEL_GROUP)
 typedef struct uc_parallel_group uc_parallel_group;

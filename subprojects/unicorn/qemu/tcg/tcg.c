@@ -888,6 +888,18 @@ void tcg_func_start(TCGContext *s)
     QTAILQ_INIT(&s->ops);
     QTAILQ_INIT(&s->free_ops);
     QSIMPLEQ_INIT(&s->labels);
+
+    /* seccomp-emu: no direct access unless the front end asks for it; the
+     * base register is kept from the allocator while a base is set (the
+     * prologue loads it at every entry). */
+    s->direct_mmu_idx = -1;
+#ifdef TCG_TARGET_LINEAR_BASE_REG
+    if (s->uc->linear_base) {
+        tcg_regset_set_reg(s->reserved_regs, TCG_TARGET_LINEAR_BASE_REG);
+    } else {
+        tcg_regset_reset_reg(s->reserved_regs, TCG_TARGET_LINEAR_BASE_REG);
+    }
+#endif
 }
 
 static inline TCGTemp *tcg_temp_alloc(TCGContext *s)

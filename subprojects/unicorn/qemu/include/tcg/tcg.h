@@ -622,6 +622,10 @@ struct TCGContext {
 
     TCGRegSet reserved_regs;
     uint32_t tb_cflags; /* cflags of the current TB */
+    /* seccomp-emu: the loads and stores of this mmu index in the TB being
+     * translated go straight to uc->linear_base + the 32-bit address
+     * (UC_CTL_LINEAR_BASE); -1: none.  Set by the front end per TB. */
+    int direct_mmu_idx;
     intptr_t current_frame_offset;
     intptr_t frame_start;
     intptr_t frame_end;

@@ -7760,6 +7760,16 @@ static void i386_tr_init_disas_context(DisasContextBase *dcbase, CPUState *cpu)
        additional step for ecx=0 when icount is enabled.
      */
     dc->repz_opt = !dc->jmp_opt && !(tb_cflags(dc->base.tb) & CF_USE_ICOUNT);
+    /* seccomp-emu: with a linear mapping (UC_CTL_LINEAR_BASE), the user
+     * accesses of 16- and 32-bit code go straight to host memory; 64-bit
+     * code's addresses do not fit the 4 GiB window, CPL 0 (seccomp-emu's
+     * own stubs) reads pages kept off it, and a block retried after a host
+     * fault the window could not serve (CF_SOFTMMU) takes the soft TLB. */
+    tcg_ctx->direct_mmu_idx = -1;
+    if (cpu->uc->linear_base && dc->cpl == 3 && !CODE64(dc) &&
+        !(tb_cflags(dc->base.tb) & CF_SOFTMMU)) {
+        tcg_ctx->direct_mmu_idx = dc->mem_index;
+    }
 #if 0
     /* check addseg logic */
     if (!dc->addseg && (dc->vm86 || !dc->pe || !dc->code32))

@@ -89,6 +89,13 @@ typedef enum {
     TCG_REG_CALL_STACK = TCG_REG_ESP
 } TCGReg;
 
+#if TCG_TARGET_REG_BITS == 64
+/* seccomp-emu: holds uc->linear_base in generated code (UC_CTL_LINEAR_BASE).
+ * Callee-saved, so helpers keep it; QEMU user mode takes R12 for its
+ * guest_base for the same reason. */
+#define TCG_TARGET_LINEAR_BASE_REG TCG_REG_R12
+#endif
+
 /* used for function call generation */
 #define TCG_TARGET_STACK_ALIGN 16
 #if defined(_WIN64)

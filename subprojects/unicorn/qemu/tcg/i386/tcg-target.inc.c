@@ -515,6 +515,7 @@ static inline int tcg_target_const_match(tcg_target_long val, TCGType type,
 #define SHIFT_SAR 7
 
 /* Group 3 opcode extensions for 0xf6, 0xf7.  To be used with OPC_GRP3.  */
+#define EXT3_TESTi 0
 #define EXT3_NOT   2
 #define EXT3_NEG   3
 #define EXT3_MUL   4
@@ -2072,6 +2073,44 @@ static void tcg_out_qemu_ld_direct(TCGContext *s, TCGReg datalo, TCGReg datahi,
     }
 }
 
+/*
+ * seccomp-emu: a linear guest mapping (UC_CTL_LINEAR_BASE).  For the mmu
+ * index the front end named (a 32-bit guest's user accesses), the address
+ * is truncated to 32 bits in L1 and the access made at [L1 + base], one host
+ * instruction as in QEMU user mode.  Safe by construction: whatever the
+ * address register holds, the access lands in [base, base + 4 GiB + 8),
+ * which the caller keeps reserved.  An access that needs alignment tests
+ * it first and goes to the soft-TLB slow path when misaligned, which
+ * raises the guest's fault.  Returns false (nothing emitted) for the
+ * soft-TLB sequence; else label_ptr[0] is the jump to the slow path, or
+ * NULL when there is none.
+ */
+static bool tcg_out_linear_addr(TCGContext *s, TCGReg addrlo, MemOp opc, int mem_index,
+                                tcg_insn_unit **label_ptr)
+{
+#ifdef TCG_TARGET_LINEAR_BASE_REG
+    unsigned a_bits = get_alignment_bits(opc);
+
+    if (mem_index != s->direct_mmu_idx || !s->uc->linear_base ||
+        HOOK_EXISTS(s->uc, UC_HOOK_MEM_READ) || HOOK_EXISTS(s->uc, UC_HOOK_MEM_WRITE)) {
+        return false;
+    }
+    tcg_out_ext32u(s, TCG_REG_L1, addrlo);
+    label_ptr[0] = NULL;
+    if (a_bits) {
+        /* test $a_mask, %l1d; jne slow_path */
+        tcg_out_modrm(s, OPC_GRP3_Ev, EXT3_TESTi, TCG_REG_L1);
+        tcg_out32(s, (1u << a_bits) - 1);
+        tcg_out_opc(s, OPC_JCC_long + JCC_JNE, 0, 0, 0);
+        label_ptr[0] = s->code_ptr;
+        s->code_ptr += 4;
+    }
+    return true;
+#else
+    return false;
+#endif
+}
+
 /* XXX: qemu_ld and qemu_st could be modified to clobber only EDX and
    EAX. It will be useful once fixed registers globals are less
    common. */
@@ -2092,6 +2131,18 @@ static void tcg_out_qemu_ld(TCGContext *s, const TCGArg *args, bool is64)
     opc = get_memop(oi);
 
     mem_index = get_mmuidx(oi);
+
+#ifdef TCG_TARGET_LINEAR_BASE_REG
+    if (tcg_out_linear_addr(s, addrlo, opc, mem_index, label_ptr)) {
+        tcg_out_qemu_ld_direct(s, datalo, datahi, TCG_REG_L1, TCG_TARGET_LINEAR_BASE_REG, 0, 0,
+                               is64, opc);
+        if (label_ptr[0]) {
+            add_qemu_ldst_label(s, true, is64, oi, datalo, datahi, addrlo, addrhi,
+                                s->code_ptr, label_ptr);
+        }
+        return;
+    }
+#endif
 
     tcg_out_tlb_load(s, addrlo, addrhi, mem_index, opc,
                      label_ptr, offsetof(CPUTLBEntry, addr_read));
@@ -2202,6 +2253,18 @@ static void tcg_out_qemu_st(TCGContext *s, const TCGArg *args, bool is64)
     opc = get_memop(oi);
 
     mem_index = get_mmuidx(oi);
+
+#ifdef TCG_TARGET_LINEAR_BASE_REG
+    if (tcg_out_linear_addr(s, addrlo, opc, mem_index, label_ptr)) {
+        tcg_out_qemu_st_direct(s, datalo, datahi, TCG_REG_L1, TCG_TARGET_LINEAR_BASE_REG, 0, 0,
+                               opc);
+        if (label_ptr[0]) {
+            add_qemu_ldst_label(s, false, is64, oi, datalo, datahi, addrlo, addrhi,
+                                s->code_ptr, label_ptr);
+        }
+        return;
+    }
+#endif
 
     tcg_out_tlb_load(s, addrlo, addrhi, mem_index, opc,
                      label_ptr, offsetof(CPUTLBEntry, addr_write));
@@ -3690,6 +3753,13 @@ static void tcg_target_qemu_prologue(TCGContext *s)
                          + stack_addend);
 #else
     tcg_out_mov(s, TCG_TYPE_PTR, TCG_AREG0, tcg_target_call_iarg_regs[0]);
+    /* seccomp-emu: the linear base, as it is now (UC_CTL_LINEAR_BASE flushes
+     * every translation when it changes).  Harmless while none is set: the
+     * register is then the allocator's, and nothing is assumed of it at a
+     * block's entry. */
+    tcg_out_movi(s, TCG_TYPE_PTR, TCG_TARGET_LINEAR_BASE_REG, (uintptr_t)&s->uc->linear_base);
+    tcg_out_ld(s, TCG_TYPE_PTR, TCG_TARGET_LINEAR_BASE_REG, TCG_TARGET_LINEAR_BASE_REG, 0);
+    s->uc->linear_capable = true;
     tcg_out_addi(s, TCG_REG_ESP, -stack_addend);
     /* jmp *tb.  */
     tcg_out_modrm(s, OPC_GRP5, EXT5_JMPN_Ev, tcg_target_call_iarg_regs[1]);
