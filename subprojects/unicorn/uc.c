@@ -1585,6 +1585,16 @@ error:
 }
 
 UNICORN_EXPORT
+bool uc_host_fault(uc_engine *uc, uintptr_t host_pc)
+{
+    // Only an engine that has run can have faulted in its code.
+    if (!uc->init_done || !uc->linear_base) {
+        return false;
+    }
+    return uc->host_fault(uc, host_pc);
+}
+
+UNICORN_EXPORT
 uc_err uc_mem_protect(struct uc_struct *uc, uint64_t address, size_t size,
                       uint32_t perms)
 {

@@ -7,8 +7,16 @@
  * says which path an access took: user loads and stores of 32-bit code
  * must reach the window, CPL 0 code and engines with a memory hook must
  * reach the region, and a misaligned movaps must still fault.  A host
- * code generator without a base register (arm64) must refuse the base. */
+ * code generator without a base register (arm64) must refuse the base.
+ * Where the window refuses an access (PROT_NONE), the host's fault sends
+ * the instruction back through the soft TLB (uc_host_fault): the region
+ * serves it, or the guest faults at that instruction. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <setjmp.h>
+#include <signal.h>
+#include <ucontext.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -222,6 +230,103 @@ static void memory_hook_keeps_the_region(void **state)
     rig_close(&r);
 }
 
+/* The host pc of a fault, where this test knows how to read it (the hosts
+ * with a base register: x86-64). */
+static bool fault_pc(const void *context, uintptr_t *pc)
+{
+    const ucontext_t *u = context;
+#if defined(__x86_64__) && defined(__linux__)
+    *pc = (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+    return true;
+#elif defined(__x86_64__) && defined(__APPLE__)
+    *pc = (uintptr_t)u->uc_mcontext->__ss.__rip;
+    return true;
+#elif defined(__x86_64__) && defined(__FreeBSD__)
+    *pc = (uintptr_t)u->uc_mcontext.mc_rip;
+    return true;
+#else
+    (void)u, (void)pc;
+    return false;
+#endif
+}
+
+static uc_engine *running; /* the engine whose faults are its own */
+
+static void on_host_fault(int sig, siginfo_t *info, void *context)
+{
+    (void)info;
+    uintptr_t pc;
+    sigprocmask(SIG_SETMASK, &((ucontext_t *)context)->uc_sigmask, NULL);
+    if (running && fault_pc(context, &pc))
+        uc_host_fault(running, pc); /* does not return when it is the engine's */
+    signal(sig, SIG_DFL);           /* a bug: crash where it happened */
+}
+
+/* Runs user code with the host's faults in the window going to the engine. */
+static uc_err run_with_faults(struct rig *r, uint64_t until)
+{
+    struct sigaction sa = { .sa_sigaction = on_host_fault, .sa_flags = SA_SIGINFO }, old_segv,
+                     old_bus;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(SIGSEGV, &sa, &old_segv), 0);
+    assert_int_equal(sigaction(SIGBUS, &sa, &old_bus), 0);
+    running = r->uc;
+    uc_err e = uc_emu_start(r->uc, STUB_AT, until, 0, 0);
+    running = NULL;
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+    return e;
+}
+
+/* A page the window does not hold (PROT_NONE there) but the region does:
+ * the region serves the access, and the next one is direct again.
+ *   mov eax, [DATA_AT+0x1000]; mov ebx, [DATA_AT]; mov dword [DATA_AT+0x1004], 7 */
+static void window_hole_served_by_the_region(void **state)
+{
+    (void)state;
+    static const uint8_t code[] = {
+        0xa1, 0x00, 0x10, 0x02, 0x00,
+        0x8b, 0x1d, 0x00, 0x00, 0x02, 0x00,
+        0xc7, 0x05, 0x04, 0x10, 0x02, 0x00, 0x07, 0x00, 0x00, 0x00,
+    };
+    struct rig r;
+    rig_open(&r, code, sizeof(code));
+    put32(r.region + DATA_AT + 0x1000, 0x686f6c65);
+    if (set_base(&r)) {
+        assert_int_equal(run_with_faults(&r, USER_AT + sizeof(code)), UC_ERR_OK);
+        assert_int_equal(r.intno, -1);
+        assert_int_equal(reg32(r.uc, UC_X86_REG_EAX), 0x686f6c65);
+        assert_int_equal(reg32(r.uc, UC_X86_REG_EBX), window_marker);
+        assert_int_equal(get32(r.region + DATA_AT + 0x1004), 7);
+    }
+    rig_close(&r);
+}
+
+/* Nothing at all there: the guest's fault, at the faulting instruction,
+ * for a load, a store, and a load that straddles 4 GiB into the guard. */
+static void unmapped_faults_at_the_instruction(void **state)
+{
+    (void)state;
+    static const struct {
+        uint8_t code[12];
+        size_t len;
+        uc_err want;
+    } cases[] = {
+        { { 0x90, 0xa1, 0x00, 0x00, 0x05, 0x00 }, 6, UC_ERR_READ_UNMAPPED },
+        { { 0x90, 0xc7, 0x05, 0x00, 0x00, 0x05, 0x00, 1, 0, 0, 0 }, 11, UC_ERR_WRITE_UNMAPPED },
+        { { 0x90, 0xa1, 0xfe, 0xff, 0xff, 0xff }, 6, UC_ERR_READ_UNMAPPED },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct rig r;
+        rig_open(&r, cases[i].code, cases[i].len);
+        if (set_base(&r)) {
+            assert_int_equal(run_with_faults(&r, USER_AT + cases[i].len), cases[i].want);
+            assert_int_equal(reg32(r.uc, UC_X86_REG_EIP), USER_AT + 1);
+        }
+        rig_close(&r);
+    }
+}
+
 /* movaps from an address 4 bytes off its 16: #GP, with the base or not. */
 static void misaligned_movaps_faults(void **state)
 {
@@ -248,6 +353,8 @@ int main(void)
         cmocka_unit_test(no_base_keeps_the_region),
         cmocka_unit_test(memory_hook_keeps_the_region),
         cmocka_unit_test(misaligned_movaps_faults),
+        cmocka_unit_test(window_hole_served_by_the_region),
+        cmocka_unit_test(unmapped_faults_at_the_instruction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -146,6 +146,9 @@ typedef uc_err (*uc_gen_tb_t)(struct uc_struct *uc, uint64_t pc, uc_tb *out_tb);
 // tb flush
 typedef uc_tcg_flush_tlb uc_tb_flush_t;
 
+// seccomp-emu: a host fault in generated code (uc_host_fault)
+typedef bool (*uc_host_fault_t)(struct uc_struct *uc, uintptr_t host_pc);
+
 typedef uc_err (*uc_set_tlb_t)(struct uc_struct *uc, int mode);
 
 struct hook {
@@ -297,6 +300,7 @@ struct uc_struct {
     uc_target_page_init target_page;
     uc_softfloat_initialize softfloat_initialize;
     uc_tcg_flush_tlb tcg_flush_tlb;
+    uc_host_fault_t host_fault;
     uc_invalidate_tb_t uc_invalidate_tb;
     uc_gen_tb_t uc_gen_tb;
     uc_tb_flush_t tb_flush;

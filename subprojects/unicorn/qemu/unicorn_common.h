@@ -5,6 +5,7 @@
 #include "tcg/tcg.h"
 #include "qemu-common.h"
 #include "exec/memory.h"
+#include "exec/exec-all.h"
 
 // This header define common patterns/codes that will be included in all arch-sepcific
 // codes for unicorns purposes.
@@ -137,6 +138,7 @@ static inline void uc_common_init(struct uc_struct* uc)
     uc->target_page = target_page_init;
     uc->softfloat_initialize = softfloat_init;
     uc->tcg_flush_tlb = tcg_flush_softmmu_tlb;
+    uc->host_fault = cpu_host_fault;
     uc->memory_map_io = memory_map_io;
     uc->set_tlb = uc_set_tlb;
     uc->memory_mapping = find_memory_mapping;

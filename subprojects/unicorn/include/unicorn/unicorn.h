@@ -1451,6 +1451,22 @@ size_t uc_context_size(uc_engine *uc);
 UNICORN_EXPORT
 uc_err uc_context_free(uc_context *context);
 
+/*
+  seccomp-emu: the host refused an access made through the linear mapping
+  (UC_CTL_LINEAR_BASE) by this engine's generated code.  Call it from the
+  host's SIGSEGV/SIGBUS handler, on the thread inside uc_emu_start(), after
+  restoring the signal mask the handler interrupted, with the host pc of the
+  faulting instruction.  The guest state goes back to the start of the
+  faulting guest instruction, which then runs again through the soft TLB:
+  the access is served, or the guest's fault is raised as for any refused
+  TLB fill.  Does not return then.
+
+  @return false when host_pc is in no block of this engine (the fault is not
+  the engine's).
+*/
+UNICORN_EXPORT
+bool uc_host_fault(uc_engine *uc, uintptr_t host_pc);
+
 #ifdef __cplusplus
 }
 #endif

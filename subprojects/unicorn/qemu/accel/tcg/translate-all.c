@@ -365,6 +365,39 @@ bool cpu_restore_state(CPUState *cpu, uintptr_t host_pc, bool will_exit)
     return r;
 }
 
+/*
+ * seccomp-emu: the host refused an access that this engine's generated code
+ * made through the linear mapping (UC_CTL_LINEAR_BASE), at host_pc.  Called
+ * from the host's signal handler, on the thread running the engine, with
+ * the signal mask already restored.  The guest state goes back to the start
+ * of the faulting instruction, and that one instruction runs again through
+ * the soft TLB (CF_SOFTMMU), whose fill decides as for any other access: it
+ * is served, or it raises the guest's fault from the exact state, as QEMU's
+ * cpu_io_recompile() reruns an I/O access.  The block's own flags are kept
+ * (CF_PARALLEL is off in parallel_step_atomic()'s block, which must not go
+ * parallel again).  Does not return when the fault is the engine's; false
+ * when host_pc is in no block of it.
+ */
+bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc)
+{
+    CPUState *cpu = uc->cpu;
+    TCGContext *tcg_ctx = uc->tcg_ctx;
+    /* The lookups take a return address: the byte after a call. */
+    uintptr_t ret = host_pc + GETPC_ADJ;
+    TranslationBlock *tb;
+
+    if (!cpu || ret - (uintptr_t)tcg_ctx->code_gen_buffer >= tcg_ctx->code_gen_buffer_size) {
+        return false;
+    }
+    tb = tcg_tb_lookup(tcg_ctx, ret);
+    if (!tb || cpu_restore_state_from_tb(cpu, tb, ret, true) != 0) {
+        return false;
+    }
+    cpu->cflags_next_tb = (tb_cflags(tb) & (CF_PARALLEL | CF_USE_ICOUNT | CF_CLUSTER_MASK)) |
+                          CF_SOFTMMU | 1;
+    cpu_loop_exit_noexc(cpu);
+}
+
 static void page_init(struct uc_struct *uc)
 {
     page_size_init(uc);

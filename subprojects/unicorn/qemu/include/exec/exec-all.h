@@ -54,6 +54,8 @@ void restore_state_to_opc(CPUArchState *env, TranslationBlock *tb,
  * restored and the function returns false.
  */
 bool cpu_restore_state(CPUState *cpu, uintptr_t searched_pc, bool will_exit);
+/* seccomp-emu: a host fault in generated code (uc_host_fault) */
+bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc);
 
 void QEMU_NORETURN cpu_loop_exit_noexc(CPUState *cpu);
 void QEMU_NORETURN cpu_io_recompile(CPUState *cpu, uintptr_t retaddr);
