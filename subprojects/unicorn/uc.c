@@ -2832,6 +2832,16 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
         restore_jit_state(uc);
         break;
 
+    case UC_CTL_CODE_PAGE_HOOK:
+
+        if (rw == UC_CTL_IO_WRITE) {
+            uc->code_page_cb = va_arg(args, uc_cb_code_page_t);
+            uc->code_page_user = va_arg(args, void *);
+        } else {
+            err = UC_ERR_ARG;
+        }
+        break;
+
     case UC_CTL_MEM_EXIT_CHECK:
 
         if (rw == UC_CTL_IO_WRITE) {

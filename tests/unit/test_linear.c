@@ -327,6 +327,97 @@ static void unmapped_faults_at_the_instruction(void **state)
     }
 }
 
+/* The window as seccomp-emu has it: the engine's region is the window
+ * itself, and a page with translated code is write-protected there
+ * (UC_CTL_CODE_PAGE_HOOK), so a direct store into code faults. */
+static int code_pages; /* pages the hook says hold code now */
+
+static void on_code_page(uc_engine *uc, uint64_t page, bool has_code, void *user)
+{
+    (void)uc;
+    struct rig *r = user;
+    if (page == UC_CODE_PAGE_ALL) {
+        assert_int_equal(mprotect(r->window, GUEST_SIZE, PROT_READ | PROT_WRITE), 0);
+        code_pages = 0;
+        return;
+    }
+    assert_true(page < GUEST_SIZE && page % 0x1000 == 0);
+    assert_int_equal(mprotect(r->window + page, 0x1000, PROT_READ | (has_code ? 0 : PROT_WRITE)),
+                     0);
+    code_pages += has_code ? 1 : -1;
+}
+
+static void region_is_the_window(struct rig *r, bool hook)
+{
+    assert_true(mmap(r->window, GUEST_SIZE, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0) == r->window);
+    memcpy(r->window, r->region, GUEST_SIZE);
+    assert_int_equal(uc_mem_unmap(r->uc, 0, GUEST_SIZE), UC_ERR_OK);
+    assert_int_equal(uc_mem_map_ptr(r->uc, 0, GUEST_SIZE, UC_PROT_ALL, r->window), UC_ERR_OK);
+    code_pages = 0;
+    if (hook)
+        assert_int_equal(uc_ctl_code_page_hook(r->uc, on_code_page, r), UC_ERR_OK);
+}
+
+/* Code that rewrites its own next instruction, a nop, into inc eax:
+ *   mov eax, 0; mov byte [USER_AT+12], 0x40; nop
+ * The store is direct, into a page the hook write-protected: it faults,
+ * runs again through the soft TLB, which drops the page's blocks (the hook
+ * unprotects), and the new instruction runs.  Without the hook the store
+ * goes straight in and the block translated before it runs the nop. */
+static void code_written_directly_runs_new(void **state)
+{
+    (void)state;
+    static const uint8_t code[] = {
+        0xb8, 0x00, 0x00, 0x00, 0x00,
+        0xc6, 0x05, 0x0c, 0x00, 0x01, 0x00, 0x40,
+        0x90,
+    };
+    for (int hook = 1; hook >= 0; hook--) {
+        struct rig r;
+        rig_open(&r, code, sizeof(code));
+        region_is_the_window(&r, hook);
+        if (set_base(&r)) {
+            assert_int_equal(run_with_faults(&r, USER_AT + sizeof(code)), UC_ERR_OK);
+            assert_int_equal(r.intno, -1);
+            assert_int_equal(reg32(r.uc, UC_X86_REG_EAX), hook ? 1 : 0);
+            if (hook) {
+                /* the stub's page and the rewritten one again */
+                assert_true(code_pages >= 1);
+                assert_int_equal(uc_ctl_flush_tb(r.uc), UC_ERR_OK);
+                assert_int_equal(code_pages, 0);
+            }
+        }
+        rig_close(&r);
+    }
+}
+
+/* Stores into data on a page that holds code, more often than QEMU's
+ * per-page code bitmap waits for (SMC_BITMAP_USE_THRESHOLD): each must
+ * unprotect the page, not only those that hit code, or the soft TLB's
+ * store meets the write-protected page (a crash in the engine).
+ *   mov ecx, 20; l: mov byte [USER_AT+0x800], 7; dec ecx; jnz l */
+static void data_on_a_code_page(void **state)
+{
+    (void)state;
+    static const uint8_t code[] = {
+        0xb9, 0x14, 0x00, 0x00, 0x00,
+        0xc6, 0x05, 0x00, 0x08, 0x01, 0x00, 0x07,
+        0x49,
+        0x75, 0xf6,
+    };
+    struct rig r;
+    rig_open(&r, code, sizeof(code));
+    region_is_the_window(&r, true);
+    if (set_base(&r)) {
+        assert_int_equal(run_with_faults(&r, USER_AT + sizeof(code)), UC_ERR_OK);
+        assert_int_equal(r.intno, -1);
+        assert_int_equal(reg32(r.uc, UC_X86_REG_ECX), 0);
+        assert_int_equal(r.window[USER_AT + 0x800], 7);
+    }
+    rig_close(&r);
+}
+
 /* movaps from an address 4 bytes off its 16: #GP, with the base or not. */
 static void misaligned_movaps_faults(void **state)
 {
@@ -355,6 +446,8 @@ int main(void)
         cmocka_unit_test(misaligned_movaps_faults),
         cmocka_unit_test(window_hole_served_by_the_region),
         cmocka_unit_test(unmapped_faults_at_the_instruction),
+        cmocka_unit_test(code_written_directly_runs_new),
+        cmocka_unit_test(data_on_a_code_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

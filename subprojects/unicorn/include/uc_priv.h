@@ -384,6 +384,10 @@ struct uc_struct {
     // memory (UC_CTL_LINEAR_BASE); 0: none.  The prologue loads it into the
     // host code generator's base register at every entry to generated code.
     uintptr_t linear_base;
+    // seccomp-emu: told which pages hold translated blocks
+    // (UC_CTL_CODE_PAGE_HOOK)
+    uc_cb_code_page_t code_page_cb;
+    void *code_page_user;
     // seccomp-emu: the host code generator has a base register for it
     // (set when the prologue is generated)
     bool linear_capable;

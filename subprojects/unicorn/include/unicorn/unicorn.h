@@ -203,6 +203,19 @@ typedef enum uc_err {
   unknown
   @user_data: user data passed to tracing APIs.
 */
+/*
+  seccomp-emu: a guest page gained its first translated block (has_code), or
+  lost its last one; page UC_CODE_PAGE_ALL: every page lost its blocks (a
+  flush).  Set with UC_CTL_CODE_PAGE_HOOK.  With a linear mapping
+  (UC_CTL_LINEAR_BASE) the caller write-protects a page with code in the
+  window, so that a direct store to it faults and goes through the soft
+  TLB, which drops the page's blocks (every one of them: the page is then
+  told to have none) before it writes.
+*/
+#define UC_CODE_PAGE_ALL UINT64_MAX
+typedef void (*uc_cb_code_page_t)(uc_engine *uc, uint64_t page, bool has_code,
+                                  void *user_data);
+
 typedef void (*uc_cb_hookcode_t)(uc_engine *uc, uint64_t address, uint32_t size,
                                  void *user_data);
 
@@ -654,6 +667,10 @@ typedef enum uc_control_type {
     // Read: @args = (uint64_t *)
     // Write: @args = (uint64_t)
     UC_CTL_LINEAR_BASE,
+    // seccomp-emu: the callback told which guest pages hold translated
+    // blocks (uc_cb_code_page_t); NULL: none.
+    // Write: @args = (uc_cb_code_page_t, void *user_data)
+    UC_CTL_CODE_PAGE_HOOK,
 } uc_control_type;
 
 /*
@@ -757,6 +774,8 @@ See sample_ctl.c for a detailed example.
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_LINEAR_BASE, 1), (uint64_t)(base))
 #define uc_ctl_get_linear_base(uc, base)                                       \
     uc_ctl(uc, UC_CTL_READ(UC_CTL_LINEAR_BASE, 1), (base))
+#define uc_ctl_code_page_hook(uc, cb, user)                                    \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_CODE_PAGE_HOOK, 2), (uc_cb_code_page_t)(cb), (void *)(user))
 
 // seccomp-emu: a group of engines that run in parallel (UC_CTL_PARALLEL_GROUP)
 typedef struct uc_parallel_group uc_parallel_group;

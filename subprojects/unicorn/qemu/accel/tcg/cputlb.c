@@ -661,6 +661,10 @@ void tlb_protect_code(struct uc_struct *uc, ram_addr_t ram_addr)
 {
     cpu_physical_memory_test_and_clear_dirty(ram_addr, TARGET_PAGE_SIZE,
                                              DIRTY_MEMORY_CODE);
+    /* seccomp-emu: the page's first block (UC_CTL_CODE_PAGE_HOOK) */
+    if (uc->code_page_cb) {
+        uc->code_page_cb(uc, ram_addr & TARGET_PAGE_MASK, true, uc->code_page_user);
+    }
 }
 
 /* update the TLB so that writes in physical page 'phys_addr' are no longer
@@ -668,6 +672,10 @@ void tlb_protect_code(struct uc_struct *uc, ram_addr_t ram_addr)
 void tlb_unprotect_code(struct uc_struct *uc, ram_addr_t ram_addr)
 {
     cpu_physical_memory_set_dirty_flag(ram_addr, DIRTY_MEMORY_CODE);
+    /* seccomp-emu: the page's last block went (UC_CTL_CODE_PAGE_HOOK) */
+    if (uc->code_page_cb) {
+        uc->code_page_cb(uc, ram_addr & TARGET_PAGE_MASK, false, uc->code_page_user);
+    }
 }
 
 

@@ -1415,6 +1415,10 @@ static void do_tb_flush(CPUState *cpu, run_on_cpu_data tb_flush_count)
 
     qht_reset_size(cpu->uc, &cpu->uc->tcg_ctx->tb_ctx.htable, CODE_GEN_HTABLE_SIZE);
     page_flush_tb(cpu->uc);
+    /* seccomp-emu: no page has a block now (UC_CTL_CODE_PAGE_HOOK) */
+    if (cpu->uc->code_page_cb) {
+        cpu->uc->code_page_cb(cpu->uc, UC_CODE_PAGE_ALL, false, cpu->uc->code_page_user);
+    }
 
     tcg_region_reset_all(cpu->uc->tcg_ctx);
     /* XXX: flush processor icache at this point if cache flush is
@@ -2072,6 +2076,18 @@ void tb_invalidate_phys_page_fast(struct uc_struct *uc, struct page_collection *
     }
 
     assert_page_locked(p);
+    /* seccomp-emu: with a linear mapping the page is write-protected in the
+     * window while it has blocks, and the store about to be made goes
+     * there: every block of the page goes, which unprotects it (QEMU user
+     * mode's page_unprotect() does the same).  A page with none left
+     * unprotects here too (its last block went one by one, which tells
+     * nobody). */
+    if (uc->linear_base) {
+        tb_page_addr_t page = start & TARGET_PAGE_MASK;
+        tb_invalidate_phys_page_range__locked(uc, pages, p, page, page + TARGET_PAGE_SIZE,
+                                              retaddr);
+        return;
+    }
     if (!p->code_bitmap &&
         ++p->code_write_count >= SMC_BITMAP_USE_THRESHOLD) {
         build_page_bitmap(uc, p);
