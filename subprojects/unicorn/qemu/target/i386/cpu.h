@@ -167,6 +167,13 @@ typedef enum X86Seg {
 #define HF_MPX_EN_SHIFT     25 /* MPX Enabled (CR4+XCR0+BNDCFGx) */
 #define HF_MPX_IU_SHIFT     26 /* BND registers in-use */
 #define HF_AVX_EN_SHIFT     28 /* AVX Enabled (CR4+XCR0) */
+/* seccomp-emu: the data segment register holds a null selector (index 0
+ * of the GDT); in protected mode outside 64-bit code an access through it
+ * is #GP(0), which the translator raises (gen_lea_v_seg). */
+#define HF_ES_NULL_SHIFT    27
+#define HF_DS_NULL_SHIFT    29
+#define HF_FS_NULL_SHIFT    30
+#define HF_GS_NULL_SHIFT    31
 
 #define HF_CPL_MASK          (3 << HF_CPL_SHIFT)
 #define HF_INHIBIT_IRQ_MASK  (1 << HF_INHIBIT_IRQ_SHIFT)
@@ -193,6 +200,13 @@ typedef enum X86Seg {
 #define HF_MPX_EN_MASK       (1 << HF_MPX_EN_SHIFT)
 #define HF_MPX_IU_MASK       (1 << HF_MPX_IU_SHIFT)
 #define HF_AVX_EN_MASK       (1 << HF_AVX_EN_SHIFT)
+#define HF_ES_NULL_MASK      (1u << HF_ES_NULL_SHIFT)
+#define HF_DS_NULL_MASK      (1u << HF_DS_NULL_SHIFT)
+#define HF_FS_NULL_MASK      (1u << HF_FS_NULL_SHIFT)
+#define HF_GS_NULL_MASK      (1u << HF_GS_NULL_SHIFT)
+#define HF_NULL_SEG_MASK(seg)                                                  \
+    ((seg) == R_ES ? HF_ES_NULL_MASK : (seg) == R_DS ? HF_DS_NULL_MASK :      \
+     (seg) == R_FS ? HF_FS_NULL_MASK : (seg) == R_GS ? HF_GS_NULL_MASK : 0u)
 
 /* hflags2 */
 
@@ -1760,6 +1774,12 @@ static inline void cpu_x86_load_seg_cache(CPUX86State *env,
     sc->base = base;
     sc->limit = limit;
     sc->flags = flags;
+
+    /* seccomp-emu: whether a data segment register is null (RPL aside) */
+    if (HF_NULL_SEG_MASK(seg_reg)) {
+        env->hflags = (env->hflags & ~HF_NULL_SEG_MASK(seg_reg)) |
+                      ((selector & 0xfffc) == 0 ? HF_NULL_SEG_MASK(seg_reg) : 0);
+    }
 
     /* update the hidden flags */
     {

@@ -598,10 +598,24 @@ static inline void gen_jmp_im(DisasContext *s, target_ulong pc)
 /* Compute SEG:REG into A0.  SEG is selected from the override segment
    (OVR_SEG) and the default segment (DEF_SEG).  OVR_SEG may be -1 to
    indicate no override.  */
+static void gen_exception(DisasContext *s, int trapno, target_ulong cur_eip);
+
 static void gen_lea_v_seg(DisasContext *s, MemOp aflag, TCGv a0,
                           int def_seg, int ovr_seg)
 {
     TCGContext *tcg_ctx = s->uc->tcg_ctx;
+    /* seccomp-emu: an access through a null data segment in protected mode
+     * outside 64-bit code is #GP(0) (the SDM's "null segment selector"
+     * check, which QEMU leaves out).  The segment's nullness is a block
+     * flag (cpu_x86_load_seg_cache), so this costs nothing at run time.
+     * Checked at CPL 3, where guests run: Unicorn's own 32-bit mode runs
+     * CPL 0 code with null selectors over flat caches it loads by hand. */
+    int seg = ovr_seg >= 0 ? ovr_seg : def_seg;
+
+    if (seg >= 0 && s->pe && !s->vm86 && s->cpl == 3 && !CODE64(s) &&
+        (s->flags & HF_NULL_SEG_MASK(seg))) {
+        gen_exception(s, EXCP0D_GPF, s->pc_start - s->cs_base);
+    }
 
     switch (aflag) {
 #ifdef TARGET_X86_64
@@ -2646,8 +2660,10 @@ static void gen_movl_seg_T0(DisasContext *s, int seg_reg)
         /* abort translation because the addseg value may change or
            because ss32 may change. For R_SS, translation must always
            stop as a special handling must be done to disable hardware
-           interrupts for the next instruction */
-        if (seg_reg == R_SS || (s->code32 && seg_reg < R_FS)) {
+           interrupts for the next instruction.  seccomp-emu: and outside
+           64-bit code because whether the register is null is a block
+           flag (HF_NULL_SEG_MASK), FS and GS included */
+        if (seg_reg == R_SS || (s->code32 && seg_reg < R_FS) || !CODE64(s)) {
             s->base.is_jmp = DISAS_TOO_MANY;
         }
     } else {
