@@ -1,0 +1,55 @@
+/* A window: 4 GiB of host address space, plus a guard, reserved for one
+ * 32-bit guest address space, in which the host memory of guest address a
+ * sits at base + a (docs/linear-mapping.md, "1. The window").  What is not
+ * placed is PROT_NONE, and a range given back is made PROT_NONE again,
+ * never unmapped: malloc or the translator could take an unmapped hole,
+ * and a direct access through the window must reach nothing but guest
+ * memory.  The host-specific parts are here; mem.c decides what goes
+ * where. */
+#ifndef EMU_WINDOW_H
+#define EMU_WINDOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/status.h"
+
+/* Guest addresses a window covers: all of a 32-bit one. */
+#define WINDOW_SPAN (1ull << 32)
+
+struct window;
+
+/* Reserve a window (PROT_NONE, no memory, not charged to the commit
+ * limit where the host has MAP_NORESERVE).  Fails where the host refuses
+ * the address space (RLIMIT_AS, a 32-bit host). */
+err_t window_reserve(struct window **out);
+/* Give the whole reservation back; NULL does nothing. */
+void window_release(struct window *w);
+/* Host address of guest address 0. */
+uint8_t *window_base(const struct window *w);
+
+/* Ranges are guest offsets [off, off+len), host-page aligned, inside
+ * WINDOW_SPAN; a range outside is refused, never clipped.  `prot` is the
+ * host's PROT_* bits. */
+
+/* Fresh anonymous pages reading as zeros at [off, off+len), whatever was
+ * there. */
+err_t window_place(struct window *w, uint64_t off, uint64_t len, int prot);
+/* Change the host protection of placed pages. */
+err_t window_protect(struct window *w, uint64_t off, uint64_t len, int prot);
+/* Back to PROT_NONE, the pages' memory freed. */
+err_t window_clear(struct window *w, uint64_t off, uint64_t len);
+/* The pages of [from, from+len), contents and protection, to [to,
+ * to+len); the two must not overlap.  `from` is PROT_NONE afterwards.
+ * Linux moves the host pages (mremap); elsewhere they are copied (only
+ * the pages of their own: host_copy_own_pages). */
+err_t window_move(struct window *w, uint64_t from, uint64_t to, uint64_t len, int prot);
+
+/* window_move's host-specific part: *moved true when the host moved the
+ * pages (then an error says `from` could not be made PROT_NONE again);
+ * false when the caller must copy (the host has no way, or refused: a
+ * range over two host mappings).  In window_linux.c on Linux
+ * (HAVE_WINDOW_MREMAP), a stub in window_posix.c elsewhere. */
+err_t window_host_move(uint8_t *from, uint8_t *to, uint64_t len, bool *moved);
+
+#endif
