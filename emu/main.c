@@ -13,6 +13,7 @@
 #include "emu/host/fdmap.h"
 #include "emu/host/grants.h"
 #include "emu/engine/host_tune.h"
+#include "emu/engine/mem.h"
 #include "emu/kernel/async.h"
 #include "emu/kernel/exec.h"
 #include "emu/kernel/exit.h"
@@ -322,6 +323,14 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, NULL, e);
     if (!raw && first >= argc)
         die(EXIT_USAGE, NULL, "no PROGRAM given (see --help)");
+
+    /* Guest memory of i386 programs in a window (docs/linear-mapping.md),
+     * while it is being built: off unless SECCOMP_EMU_WINDOW=1, as a
+     * whole test suite can ask.  Nothing uses it yet. */
+    const char *window = g_getenv("SECCOMP_EMU_WINDOW");
+    if (window && strcmp(window, "0") && strcmp(window, "1"))
+        die(EXIT_USAGE, NULL, "SECCOMP_EMU_WINDOW must be 0 or 1");
+    mm_window_enable(window && !strcmp(window, "1"));
 
     struct task *t = task_new_initial();
     t->quiet = opt_quiet;

@@ -7,6 +7,7 @@
 #include "abi/linux.h"
 #include "emu/engine/host_tune.h"
 #include "emu/engine/hostmem.h"
+#include "emu/engine/window.h"
 
 #ifdef MAP_NORESERVE
 #define GUARD_NORESERVE MAP_NORESERVE
@@ -29,6 +30,11 @@ struct chunk {
     size_t len;    /* host bytes mapped, room to grow included */
     size_t used;   /* bytes ever given to a piece; beyond them, untouched zeros */
     unsigned refs;
+    /* Its pages are in the mm's window (base, len and used as placed;
+     * pieces cut from it may have moved since).  They belong to the guest
+     * range, not to the chunk: they go back to PROT_NONE when the range is
+     * unmapped (carve), and the chunk only counts its pieces. */
+    bool windowed;
 };
 
 static struct chunk *chunk_new(size_t len)
@@ -37,7 +43,7 @@ static struct chunk *chunk_new(size_t len)
     if (p == MAP_FAILED)
         return NULL;
     struct chunk *c = g_new(struct chunk, 1);
-    *c = (struct chunk){ p, len, len, 0 };
+    *c = (struct chunk){ p, len, len, 0, false };
     return c;
 }
 
@@ -60,9 +66,46 @@ static struct chunk *chunk_new_growing(size_t len, size_t room)
 static void chunk_unref(struct chunk *c)
 {
     if (--c->refs == 0) {
-        munmap(c->base, c->len);
+        if (!c->windowed)
+            munmap(c->base, c->len);
         g_free(c);
     }
+}
+
+/* The window (docs/linear-mapping.md, "1. The window"): off unless asked
+ * for; only where host pages can stand for guest pages one to one. */
+static bool window_wanted;
+
+void mm_window_enable(bool on) { window_wanted = on; }
+
+uint8_t *mm_window_base(const struct mm *mm) { return mm->window ? window_base(mm->window) : NULL; }
+
+/* Does a piece like v go in mm's window?  Private memory of the guest's
+ * own address space does.  Shared memory does not: its host pages outlive
+ * the piece (a second view, the other mm after fork) and cannot be in two
+ * windows at once without aliasing through a descriptor (a later step).
+ * Nor seccomp-emu's hidden pages, above the guest's user space. */
+static bool window_holds(const struct mm *mm, const struct vma *v)
+{
+    return mm->window && !v->shared && !v->hidden && !v->past_object &&
+           v->end <= mm->window_end;
+}
+
+bool mm_in_window(const struct mm *mm, const struct vma *v)
+{
+    return mm->window && v->end <= mm->window_end && v->host == mm_window_base(mm) + v->start;
+}
+
+/* A chunk of fresh pages at the window's place for [start, start+len). */
+static err_t chunk_in_window(struct mm *mm, uint64_t start, uint64_t len, struct chunk **out)
+{
+    err_t e = window_place(mm->window, start, len, PROT_READ | PROT_WRITE);
+    if (e)
+        return e;
+    struct chunk *c = g_new(struct chunk, 1);
+    *c = (struct chunk){ mm_window_base(mm) + start, len, len, 0, true };
+    *out = c;
+    return OK;
 }
 
 uint32_t mm_uc_prot(int prot)
@@ -138,7 +181,9 @@ static err_t hook_views(struct mm *mm, uc_engine *uc);
 static void unhook_views(struct mm *mm, uc_engine *uc);
 static void update_view_hooks(struct mm *mm);
 
-struct mm *mm_new(uint64_t limit)
+/* mm_new, and mm_copy's child, which gets a window when its parent has
+ * one whatever mm_window_enable says now. */
+static struct mm *mm_alloc(uint64_t limit, bool want_window)
 {
     struct mm *mm = g_new(struct mm, 1);
     *mm = (struct mm){ .refs = 1,
@@ -147,8 +192,25 @@ struct mm *mm_new(uint64_t limit)
                        .data_rlim_max = RLIM_INFINITY_LINUX };
     mm->engines = g_ptr_array_new();
     mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vma));
+    /* A 32-bit address space (i386: TASK_SIZE 0xFFFFE000) fits a window;
+     * a 64-bit one does not (docs/linear-mapping.md, 8.).  A host page
+     * other than 4 KiB could not hold one guest page's protection. */
+    if (want_window && limit <= WINDOW_SPAN && host_page_size() == PAGE_SIZE_LINUX) {
+        err_t e = window_reserve(&mm->window);
+        if (e) {
+            /* Today's placement for this mm, and said so: RLIMIT_AS, or a
+             * host short of address space. */
+            mm->window_failed = true;
+            g_debug("no window for a 32-bit address space, host memory placed as without: %s",
+                    e);
+            err_free(e);
+        }
+        mm->window_end = limit;
+    }
     return mm;
 }
+
+struct mm *mm_new(uint64_t limit) { return mm_alloc(limit, window_wanted); }
 
 struct mm *mm_ref(struct mm *mm)
 {
@@ -174,6 +236,7 @@ void mm_unref(struct mm *mm)
     g_ptr_array_free(mm->engines, TRUE);
     if (mm->group)
         (void)uc_parallel_group_close(mm->group);
+    window_release(mm->window); /* the windowed chunks' pages with it */
     g_free(mm->exe_path);
     g_free(mm);
 }
@@ -233,7 +296,7 @@ static guint linux_vma(const struct mm *mm, guint i, guint *first, uint64_t *ano
 
 err_t mm_copy(const struct mm *src, struct mm **out)
 {
-    struct mm *mm = mm_new(src->limit);
+    struct mm *mm = mm_alloc(src->limit, window_wanted || src->window);
     mm->mmap_base = src->mmap_base;
     mm->brk_start = src->brk_start;
     mm->brk_cur = src->brk_cur;
@@ -263,7 +326,25 @@ err_t mm_copy(const struct mm *src, struct mm **out)
         gboolean was_written = private_anon(&v) && !v.anon && (v.prot & PROT_WRITE_LINUX) &&
                                host_range_has_own_page(v.host, v.end - v.start);
         g_array_append_val(written, was_written);
-        if (!v.shared) {
+        if (!v.shared && (window_holds(mm, &v) || v.chunk->windowed)) {
+            /* Into the child's window, or (its reservation refused) out
+             * of the parent's: a chunk per piece, the parent's pieces of
+             * one chunk having moved apart since perhaps. */
+            size_t len = (size_t)(v.end - v.start);
+            err_t e = OK;
+            if (window_holds(mm, &v))
+                e = chunk_in_window(mm, v.start, len, &c);
+            else if (!(c = chunk_new(len)))
+                e = err_new("host mmap of %zu bytes for fork: %s", len, host_strerror(errno));
+            if (e) {
+                g_hash_table_destroy(copies);
+                mm_unref(mm);
+                return e;
+            }
+            host_copy_own_pages(c->base, v.host, len);
+            v.host = c->base;
+            v.chunk = c;
+        } else if (!v.shared) {
             c = g_hash_table_lookup(copies, v.chunk);
             if (!c) {
                 c = chunk_new(v.chunk->len);
@@ -394,19 +475,29 @@ static err_t insert_piece(struct mm *mm, struct vma v)
 }
 
 /* Map v (its start, end and attributes; a free range) on a new chunk with
- * `room` bytes to grow into (chunk_new_growing). */
+ * `room` bytes to grow into (chunk_new_growing), or in the window (which
+ * is room enough). */
 static err_t map_chunk(struct mm *mm, struct vma v, size_t room, uint8_t **host_out)
 {
     uint64_t len = v.end - v.start;
     if (mm->max_mapped && mm->mapped + len > mm->max_mapped)
         return err_new("guest memory limit reached");
-    struct chunk *c = chunk_new_growing(len, room);
-    if (!c)
-        return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, host_strerror(errno));
+    struct chunk *c = NULL;
+    err_t e = OK;
+    if (window_holds(mm, &v))
+        e = chunk_in_window(mm, v.start, len, &c);
+    else if (!(c = chunk_new_growing(len, room)))
+        e = err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, host_strerror(errno));
+    if (e)
+        return e;
     v.host = c->base;
     v.chunk = c;
-    err_t e = insert_piece(mm, v);
+    e = insert_piece(mm, v);
     if (c->refs == 0) {
+        /* An engine refused the piece: its pages back to PROT_NONE (were
+         * that refused too, they stay fresh zeros no piece points at). */
+        if (c->windowed)
+            err_free(window_clear(mm->window, v.start, len));
         c->refs = 1;
         chunk_unref(c);
     }
@@ -448,12 +539,26 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
 {
     struct vma *v = VMA(mm, i);
     struct chunk *c = v->chunk;
+    bool in_window = mm_in_window(mm, v);
     if (v->shared || v->special || v->hidden ||
-        v->host + (v->end - v->start) != c->base + c->used ||
+        (!in_window && v->host + (v->end - v->start) != c->base + c->used) ||
         (mm->max_mapped && mm->mapped + extra > mm->max_mapped))
         return false;
     uint8_t *more = NULL; /* host pages mapped here for this growth */
-    if (c->len - c->used < extra) {
+    if (in_window) {
+        /* The window is the room: the pages after the piece are its
+         * guest range's, free (the callers checked). */
+        struct vma grown = *v;
+        grown.end += extra;
+        if (!window_holds(mm, &grown))
+            return false;
+        err_t e = window_place(mm->window, v->end, extra, PROT_READ | PROT_WRITE);
+        if (e) {
+            err_free(e);
+            return false;
+        }
+        more = v->host + (v->end - v->start);
+    } else if (c->len - c->used < extra) {
         if (c->used != c->len)
             return false;
         uint8_t *want = c->base + c->len;
@@ -485,13 +590,17 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
             uc_mem_unmap(uc, v->start, old_len + extra);
             uc_mem_map_ptr(uc, v->start, old_len, mm_vma_uc_prot(v, v->prot), v->host);
         }
-        if (more)
+        if (in_window)
+            err_free(window_clear(mm->window, v->end, extra));
+        else if (more)
             munmap(more, extra);
         return false;
     }
-    if (more)
-        c->len += extra;
-    c->used += extra;
+    if (!in_window) { /* a windowed chunk's fields say only where it was placed */
+        if (more)
+            c->len += extra;
+        c->used += extra;
+    }
     v->end += extra;
     mm->mapped += extra;
     return true;
@@ -571,8 +680,10 @@ static err_t mm_map_fixed_stopped(struct mm *mm, uint64_t addr, uint64_t len, in
 
 /* Remove [addr, addr+len) from every mapping it touches, splitting pieces
  * at the edges.  Unicorn's own split of pointer-backed regions is avoided:
- * a piece is always unmapped whole and its survivors mapped again. */
-static err_t carve(struct mm *mm, uint64_t addr, uint64_t len)
+ * a piece is always unmapped whole and its survivors mapped again.
+ * `release`: the range is unmapped for good, and its pages in the window
+ * go back to PROT_NONE (isolate() puts the pieces back at once). */
+static err_t carve_pieces(struct mm *mm, uint64_t addr, uint64_t len, bool release)
 {
     uint64_t end = addr + len;
     guint i = first_above(mm, addr);
@@ -603,9 +714,19 @@ static err_t carve(struct mm *mm, uint64_t addr, uint64_t len)
             mm->mapped += right.end - right.start;
             i++;
         }
+        uint64_t from = MAX(v.start, addr), to = MIN(v.end, end);
+        if (release && mm_in_window(mm, &v))
+            e = window_clear(mm->window, from, to - from);
         chunk_unref(v.chunk);
+        if (e)
+            return e;
     }
     return OK;
+}
+
+static err_t carve(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    return carve_pieces(mm, addr, len, true);
 }
 
 /* vm_start_gap(): below a stack that grows down, stack_guard_gap stays
@@ -911,7 +1032,7 @@ static err_t isolate(struct mm *mm, guint i, uint64_t from, uint64_t to)
     if (keep.start == from && keep.end == to)
         return OK;
     keep.chunk->refs++; /* survive the carve below */
-    err_t e = carve(mm, keep.start, keep.end - keep.start);
+    err_t e = carve_pieces(mm, keep.start, keep.end - keep.start, false);
     uint64_t cuts[4] = { keep.start, from, to, keep.end };
     for (int k = 0; k < 3 && !e; k++) {
         if (cuts[k] == cuts[k + 1])
@@ -1132,10 +1253,24 @@ static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
             piece.anon_forked |= VMA(mm, first)->anon_forked;
             piece.anon = anon;
         }
+        bool in_window = mm_in_window(mm, &piece);
         piece.host += from - piece.start;
         piece.start = dst + (from - old);
         piece.end = dst + (to - old);
-        if (!(e = insert_piece(mm, piece))) {
+        /* In the window the pages move with the address (the old range
+         * is PROT_NONE after), so the piece stays at base + address. */
+        if (in_window) {
+            if (!window_holds(mm, &piece))
+                e = err_new("mremap: 0x%" G_GINT64_MODIFIER "x is past the window", piece.start);
+            else if (!(e = window_move(mm->window, from, piece.start, to - from,
+                                       PROT_READ | PROT_WRITE)))
+                piece.host = mm_window_base(mm) + piece.start;
+        }
+        if (!e && (e = insert_piece(mm, piece)) && in_window)
+            /* back where the table still has them */
+            err_free(window_move(mm->window, piece.start, from, to - from,
+                                 PROT_READ | PROT_WRITE));
+        if (!e) {
             mm->mapped += piece.end - piece.start;
             if (piece.start < old) /* inserted below: the old pieces moved up */
                 i++;

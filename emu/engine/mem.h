@@ -16,6 +16,7 @@
 #include "emu/status.h"
 
 struct chunk; /* one host allocation, shared by the pieces split from it */
+struct window; /* emu/engine/window.h */
 
 /* The kernel's special mappings, which its calls treat apart. */
 enum vma_special {
@@ -154,7 +155,27 @@ struct mm {
      * executable in another, each engine's hook on stores (mem.c, "code
      * written through a second view"): (uc_engine *, uc_hook) pairs. */
     GArray *view_hooks;
+    /* The window (docs/linear-mapping.md): with it, every ordinary piece's
+     * host memory is at window base + its guest address (mm_in_window);
+     * NULL without.  window_end: the end of the guest's user space when
+     * the mm was made; pieces past it (seccomp-emu's kernel page, the LDT)
+     * stay off the window.  window_failed: the window was wanted but the
+     * host refused the reservation, and this mm has none. */
+    struct window *window;
+    uint64_t window_end;
+    bool window_failed;
 };
+
+/* Whether mm_new gives 32-bit address spaces a window, from now on: once
+ * at start-up (SECCOMP_EMU_WINDOW, emu/main.c), or by a test.  Nothing
+ * uses the window yet; it stays off on hosts whose page is not 4 KiB. */
+void mm_window_enable(bool on);
+/* Host address of guest address 0 in mm's window, NULL when it has none. */
+uint8_t *mm_window_base(const struct mm *mm);
+/* Is v's host memory in mm's window, at base + v->start?  Shared pieces,
+ * pages past a shared object's end and seccomp-emu's hidden pages are
+ * not: the window is PROT_NONE there. */
+bool mm_in_window(const struct mm *mm, const struct vma *v);
 
 /* Does the mm hold a mapping whose code a guest store can change: one
  * both writable and executable, or an executable shared one (its pages

@@ -1,11 +1,14 @@
 /* Guest memory: the VMA table, its splits, and the Linux-shaped answers of
  * mmap, munmap, mprotect, mremap and brk. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "abi/linux.h"
 #include "emu/engine/mem.h"
@@ -24,6 +27,87 @@ static int setup(void **state)
     assert_null(mm_attach_engine(mm, uc));
     mm->mmap_base = 0xf0000000ull;
     return 0;
+}
+
+static int teardown(void **state);
+
+/* The same tests with guest memory in a window (docs/linear-mapping.md),
+ * where the host page is 4 KiB; elsewhere mm_new must give none. */
+static bool window_here(void) { return sysconf(_SC_PAGESIZE) == 4096; }
+
+static int setup_window(void **state)
+{
+    mm_window_enable(true);
+    setup(state);
+    mm_window_enable(false);
+    if (window_here())
+        assert_non_null(mm_window_base(mm));
+    else
+        assert_null(mm_window_base(mm));
+    assert_false(mm->window_failed);
+    return 0;
+}
+
+/* Can the host read the byte at p?  A fault is caught, not taken: the
+ * window's freed pages must be PROT_NONE, and only a read says so on
+ * every host. */
+static sigjmp_buf probe_jmp;
+
+static void probe_fault(int sig)
+{
+    (void)sig;
+    siglongjmp(probe_jmp, 1);
+}
+
+static bool host_readable(const volatile uint8_t *p)
+{
+    struct sigaction sa = { .sa_handler = probe_fault }, old_segv, old_bus;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+    bool ok = false;
+    if (!sigsetjmp(probe_jmp, 1)) {
+        (void)*p;
+        ok = true;
+    }
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+    return ok;
+}
+
+/* Every ordinary piece at base + its address, every other one off the
+ * window; and the window readable exactly where an ordinary piece is
+ * (probed at each piece's edges and at each gap's). */
+static void check_placement(const struct mm *m)
+{
+    uint8_t *base = mm_window_base(m);
+    if (!base)
+        return;
+    uint64_t prev_end = 0;
+    for (guint i = 0; i < m->vmas->len; i++) {
+        const struct vma *v = &g_array_index(m->vmas, struct vma, i);
+        bool ordinary = !v->shared && !v->hidden && !v->past_object && v->end <= m->window_end;
+        assert_int_equal(mm_in_window(m, v), ordinary);
+        if (ordinary) {
+            assert_ptr_equal(v->host, base + v->start);
+            assert_true(host_readable(base + v->start));
+            assert_true(host_readable(base + v->end - 1));
+        } else {
+            assert_true(v->host < base || v->host >= base + (1ull << 32));
+            assert_false(host_readable(base + v->start));
+        }
+        if (v->start > prev_end) {
+            assert_false(host_readable(base + prev_end));
+            assert_false(host_readable(base + v->start - 1));
+        }
+        prev_end = v->end;
+    }
+}
+
+static int teardown_window(void **state)
+{
+    check_placement(mm);
+    return teardown(state);
 }
 
 static int teardown(void **state)
@@ -162,9 +246,169 @@ static void strings_and_iovecs(void **state)
     assert_int_equal(mm_munmap(mm, a, 2 * 4096), 0);
 }
 
+static void fill(uint64_t addr, uint64_t len, uint8_t seed)
+{
+    for (uint64_t o = 0; o < len; o += 512) {
+        uint8_t b = (uint8_t)(seed + o / 512);
+        assert_true(mm_write(mm, addr + o, &b, 1));
+    }
+}
+
+static void expect(const struct mm *m, uint64_t addr, uint64_t len, uint8_t seed)
+{
+    for (uint64_t o = 0; o < len; o += 512) {
+        uint8_t b = 0;
+        assert_true(mm_read(m, addr + o, &b, 1));
+        assert_int_equal(b, (uint8_t)(seed + o / 512));
+    }
+}
+
+/* Placement through every way a mapping comes, goes, splits, grows and
+ * moves, and a fork's copy: each ordinary piece at base + address with its
+ * contents, freed ranges PROT_NONE, shared memory off the window. */
+static void window_placement(void **state)
+{
+    (void)state;
+    uint8_t *base = mm_window_base(mm);
+    if (!base)
+        skip();
+    const uint64_t P = 4096;
+    /* mmap; munmap of a middle page; mprotect of another. */
+    uint64_t a = (uint64_t)mm_mmap(mm, 0x100000, 8 * P, RW, ANON | MAP_FIXED_LINUX);
+    assert_int_equal(a, 0x100000);
+    fill(a, 8 * P, 1);
+    assert_int_equal(base[a + 512], 2); /* the host byte is the guest's */
+    assert_int_equal(mm_munmap(mm, a + 2 * P, P), 0);
+    assert_false(host_readable(base + a + 2 * P));
+    assert_int_equal(mm_mprotect(mm, a + 5 * P, P, PROT_READ_LINUX), 0);
+    check_placement(mm);
+    expect(mm, a, 2 * P, 1);
+    expect(mm, a + 3 * P, 5 * P, 1 + 3 * 8);
+    /* A fresh mapping over the freed page reads zeros. */
+    assert_int_equal(mm_mmap(mm, a + 2 * P, P, RW, ANON | MAP_FIXED_LINUX), (int64_t)(a + 2 * P));
+    assert_int_equal(base[a + 2 * P], 0);
+    check_placement(mm);
+
+    /* brk: the first break maps the heap, the next grows it in place. */
+    mm->brk_start = mm->brk_cur = 0x8050000;
+    assert_int_equal(mm_brk(mm, 0x8052000), 0x8052000);
+    fill(0x8050000, 2 * P, 40);
+    assert_int_equal(mm_brk(mm, 0x8090000), 0x8090000);
+    expect(mm, 0x8050000, 2 * P, 40);
+    fill(0x8080000, P, 50);
+    check_placement(mm);
+    assert_int_equal(mm_brk(mm, 0x8051000), 0x8051000);
+    assert_false(host_readable(base + 0x8051000));
+    check_placement(mm);
+
+    /* The stack grows down into the window. */
+    assert_null(mm_map_fixed(mm, 0xbf000000, 2 * P, RW, STACK_VMA_NAME, NULL));
+    fill(0xbf000000, 2 * P, 60);
+    bool was_stack;
+    assert_null(mm_grow_stack(mm, 0xbf000000 - 100, 8 << 20, &was_stack));
+    assert_true(was_stack);
+    assert_true(mm_find(mm, 0xbf000000 - 100) != NULL);
+    fill(0xbf000000 - P, P, 70);
+    expect(mm, 0xbf000000, 2 * P, 60);
+    check_placement(mm);
+
+    /* mremap: grows in place, then moves (the pages go along). */
+    uint64_t r = (uint64_t)mm_mmap(mm, 0x400000, 2 * P, RW, ANON | MAP_FIXED_LINUX);
+    fill(r, 2 * P, 80);
+    assert_int_equal(mm_mremap(mm, r, 2 * P, 4 * P, 0, 0), (int64_t)r);
+    fill(r + 2 * P, 2 * P, 90);
+    check_placement(mm);
+    int64_t m = mm_mremap(mm, r, 4 * P, 4 * P, MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX,
+                          0x600000);
+    assert_int_equal(m, 0x600000);
+    expect(mm, 0x600000, 2 * P, 80);
+    expect(mm, 0x600000 + 2 * P, 2 * P, 90);
+    assert_false(host_readable(base + r));
+    assert_false(host_readable(base + r + 4 * P - 1));
+    check_placement(mm);
+    /* ... and grows as it moves. */
+    assert_int_equal(mm_mmap(mm, 0x600000 + 4 * P, P, RW, ANON | MAP_FIXED_LINUX),
+                     0x600000 + 4 * P);
+    m = mm_mremap(mm, 0x600000, 4 * P, 6 * P, MREMAP_MAYMOVE_LINUX, 0);
+    assert_true(m > 0 && m != 0x600000);
+    expect(mm, (uint64_t)m, 2 * P, 80);
+    expect(mm, (uint64_t)m + 2 * P, 2 * P, 90);
+    check_placement(mm);
+
+    /* Shared memory and its second view stay off the window. */
+    int64_t sh = mm_mmap(mm, 0, P, RW, MAP_SHARED_LINUX | MAP_ANONYMOUS_LINUX);
+    assert_true(sh > 0);
+    assert_false(mm_in_window(mm, mm_find(mm, (uint64_t)sh)));
+    int64_t view = mm_mremap(mm, (uint64_t)sh, 0, P, MREMAP_MAYMOVE_LINUX, 0);
+    assert_true(view > 0);
+    assert_ptr_equal(mm_find(mm, (uint64_t)view)->host, mm_find(mm, (uint64_t)sh)->host);
+    fill((uint64_t)sh, P, 100);
+    expect(mm, (uint64_t)view, P, 100);
+    check_placement(mm);
+
+    /* fork: a window of its own, the private memory copied into it, the
+     * shared memory the same host pages. */
+    struct mm *child;
+    assert_null(mm_copy(mm, &child));
+    uint8_t *cbase = mm_window_base(child);
+    assert_non_null(cbase);
+    assert_true(cbase != base);
+    check_placement(child);
+    expect(child, a, 2 * P, 1);
+    expect(child, 0x8050000, P, 40);
+    expect(child, 0xbf000000, 2 * P, 60);
+    expect(child, (uint64_t)m, 2 * P, 80);
+    assert_ptr_equal(mm_find(child, (uint64_t)sh)->host, mm_find(mm, (uint64_t)sh)->host);
+    uint8_t b = 0xee;
+    assert_true(mm_write(child, a, &b, 1));
+    expect(mm, a, P, 1); /* the parent's copy is its own */
+    mm_unref(child);
+    expect(mm, (uint64_t)sh, P, 100); /* the shared pages outlive the child */
+    check_placement(mm);
+}
+
+/* A refused reservation (here RLIMIT_AS) leaves the mm without a window,
+ * placed as before, and says so. */
+static void window_refused(void **state)
+{
+    (void)state;
+    if (!window_here())
+        skip();
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    low = old;
+    low.rlim_cur = 1ull << 31; /* below the 4 GiB the window needs */
+    assert_int_equal(setrlimit(RLIMIT_AS, &low), 0);
+    mm_window_enable(true);
+    struct mm *m = mm_new(0xffffe000ull);
+    mm_window_enable(false);
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+    assert_true(m->window_failed);
+    assert_null(mm_window_base(m));
+    assert_int_equal(mm_mmap(m, 0x100000, 4096, RW, ANON | MAP_FIXED_LINUX), 0x100000);
+    assert_false(mm_in_window(m, mm_find(m, 0x100000)));
+    mm_unref(m);
+    /* A 64-bit address space never has one. */
+    mm_window_enable(true);
+    m = mm_new(0x7ffffffff000ull);
+    mm_window_enable(false);
+    assert_null(mm_window_base(m));
+    assert_false(m->window_failed);
+    mm_unref(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(mmap_topdown_and_fixed, setup_window, teardown_window),
+        cmocka_unit_test_setup_teardown(mprotect_splits_and_prefix, setup_window,
+                                        teardown_window),
+        cmocka_unit_test_setup_teardown(mremap_grows_moves_shrinks, setup_window,
+                                        teardown_window),
+        cmocka_unit_test_setup_teardown(brk_grows_and_shrinks, setup_window, teardown_window),
+        cmocka_unit_test_setup_teardown(strings_and_iovecs, setup_window, teardown_window),
+        cmocka_unit_test_setup_teardown(window_placement, setup_window, teardown_window),
+        cmocka_unit_test(window_refused),
         cmocka_unit_test_setup_teardown(mmap_topdown_and_fixed, setup, teardown),
         cmocka_unit_test_setup_teardown(mprotect_splits_and_prefix, setup, teardown),
         cmocka_unit_test_setup_teardown(mremap_grows_moves_shrinks, setup, teardown),
