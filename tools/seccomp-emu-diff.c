@@ -49,6 +49,7 @@
 typedef struct {
     const char *label;
     char **argv;
+    char **envp;                 /* NULL: an empty environment */
     pid_t pid;
     int fd[2];                   /* stdout, stderr read ends; -1 when closed */
     GString *buf[2];
@@ -199,7 +200,23 @@ static void die_usage(GOptionContext *ctx, const char *msg)
     exit(2);
 }
 
-/* Fork and execve argv with an empty environment.  Exec failure comes back
+/* The emulator's own knobs that a whole suite may be run under
+ * (SECCOMP_EMU_WINDOW=1 meson test: docs/linear-mapping.md), from this
+ * program's environment: the emulator's run gets them, the native one
+ * never (the guest's environment is empty either way: seccomp-emu gives
+ * it only --env's). */
+static char **emu_env(void)
+{
+    static const char *const knobs[] = { "SECCOMP_EMU_WINDOW" };
+    GPtrArray *env = g_ptr_array_new();
+    for (gsize i = 0; i < G_N_ELEMENTS(knobs); i++)
+        if (g_getenv(knobs[i]))
+            g_ptr_array_add(env, g_strdup_printf("%s=%s", knobs[i], g_getenv(knobs[i])));
+    g_ptr_array_add(env, NULL);
+    return (char **)g_ptr_array_free(env, FALSE);
+}
+
+/* Fork and execve argv with an empty environment (r->envp's, if set).  Exec failure comes back
  * through a close-on-exec pipe, so "cannot run" is a spawn error (exit 2),
  * not a guest that exited 127. */
 static gboolean spawn(Run *r, const char *stdin_path)
@@ -237,7 +254,7 @@ static gboolean spawn(Run *r, const char *stdin_path)
                 signal(sig, SIG_DFL);
         if (dup2(in, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
             _exit(127);
-        execve(r->argv[0], r->argv, empty_env);
+        execve(r->argv[0], r->argv, r->envp ? r->envp : empty_env);
         e = errno;
         if (write(report[1], &e, sizeof e) < 0)
             _exit(127);
@@ -899,7 +916,7 @@ int main(int argc, char **argv)
     gboolean from_rec = nat.lacks && *nat.lacks;   /* the VM's answer or a recording */
     Run runs[2] = {
         { .label = "native", .argv = prog, .fd = { -1, -1 } },
-        { .label = "emu", .argv = (char **)ev->pdata, .fd = { -1, -1 } },
+        { .label = "emu", .argv = (char **)ev->pdata, .envp = emu_env(), .fd = { -1, -1 } },
     };
     Run *native = &runs[0], *emu = &runs[1];
     Run *active = expect_mode || from_rec ? emu : runs;
