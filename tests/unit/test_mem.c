@@ -2,6 +2,7 @@
  * mmap, munmap, mprotect, mremap and brk. */
 #include <setjmp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -334,6 +335,23 @@ static void window_placement(void **state)
     expect(mm, (uint64_t)m, 2 * P, 80);
     expect(mm, (uint64_t)m + 2 * P, 2 * P, 90);
     check_placement(mm);
+    /* A shrink in place frees the tail. */
+    assert_int_equal(mm_mremap(mm, (uint64_t)m, 6 * P, 3 * P, 0, 0), m);
+    assert_false(host_readable(base + m + 3 * P));
+    expect(mm, (uint64_t)m, 2 * P, 80);
+    check_placement(mm);
+    /* MREMAP_DONTUNMAP: the pages move, the old range stays mapped,
+     * emptied; both at base + address. */
+    int64_t d = mm_mremap(mm, (uint64_t)m, P, P, MREMAP_MAYMOVE_LINUX | MREMAP_DONTUNMAP_LINUX, 0);
+    assert_true(d > 0 && d != m);
+    expect(mm, (uint64_t)d, P, 80);
+    assert_int_equal(base[m], 0);
+    check_placement(mm);
+    /* MAP_FIXED over a mapped page: fresh zeros in its place. */
+    assert_int_equal(mm_mmap(mm, (uint64_t)m + P, P, RW, ANON | MAP_FIXED_LINUX), m + P);
+    assert_int_equal(base[m + P], 0);
+    expect(mm, (uint64_t)m + 2 * P, P, 90);
+    check_placement(mm);
 
     /* Shared memory and its second view stay off the window. */
     int64_t sh = mm_mmap(mm, 0, P, RW, MAP_SHARED_LINUX | MAP_ANONYMOUS_LINUX);
@@ -357,7 +375,8 @@ static void window_placement(void **state)
     expect(child, a, 2 * P, 1);
     expect(child, 0x8050000, P, 40);
     expect(child, 0xbf000000, 2 * P, 60);
-    expect(child, (uint64_t)m, 2 * P, 80);
+    expect(child, (uint64_t)d, P, 80);
+    expect(child, (uint64_t)m + 2 * P, P, 90);
     assert_ptr_equal(mm_find(child, (uint64_t)sh)->host, mm_find(mm, (uint64_t)sh)->host);
     uint8_t b = 0xee;
     assert_true(mm_write(child, a, &b, 1));
@@ -388,6 +407,47 @@ static void window_refused(void **state)
     assert_int_equal(mm_mmap(m, 0x100000, 4096, RW, ANON | MAP_FIXED_LINUX), 0x100000);
     assert_false(mm_in_window(m, mm_find(m, 0x100000)));
     mm_unref(m);
+    /* A fork whose child is refused its window: the parent's windowed
+     * memory is copied out of the window, each piece on its own.  The
+     * limit leaves room for that, not for 4 GiB more (Linux's statm says
+     * how much is mapped now). */
+    mm_window_enable(true);
+    struct mm *parent = mm_new(0xffffe000ull);
+    mm_window_enable(false);
+    assert_non_null(mm_window_base(parent));
+    assert_int_equal(mm_mmap(parent, 0x100000, 3 * 4096, RW, ANON | MAP_FIXED_LINUX), 0x100000);
+    assert_int_equal(mm_munmap(parent, 0x101000, 4096), 0);
+    uint8_t v = 9;
+    assert_true(mm_write(parent, 0x102000, &v, 1));
+    /* ... and one moved away from where its chunk was placed. */
+    assert_int_equal(mm_mmap(parent, 0x200000, 2 * 4096, RW, ANON | MAP_FIXED_LINUX), 0x200000);
+    assert_true(mm_write(parent, 0x201000, &v, 1));
+    assert_int_equal(mm_mremap(parent, 0x200000, 2 * 4096, 2 * 4096,
+                               MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX, 0x300000), 0x300000);
+    unsigned long pages = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    bool have_statm = statm && fscanf(statm, "%lu", &pages) == 1;
+    if (statm)
+        fclose(statm);
+    if (have_statm) {
+        low.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (1ull << 30);
+        assert_int_equal(setrlimit(RLIMIT_AS, &low), 0);
+        struct mm *child = NULL;
+        err_t e = mm_copy(parent, &child);
+        assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+        assert_null(e);
+        assert_true(child->window_failed);
+        assert_null(mm_window_base(child));
+        const struct vma *cv = mm_find(child, 0x102000);
+        assert_non_null(cv);
+        assert_false(mm_in_window(child, cv));
+        assert_int_equal(cv->host[0], 9);
+        uint8_t r = 0;
+        assert_true(mm_read(child, 0x301000, &r, 1));
+        assert_int_equal(r, 9);
+        mm_unref(child);
+    }
+    mm_unref(parent);
     /* A 64-bit address space never has one. */
     mm_window_enable(true);
     m = mm_new(0x7ffffffff000ull);
