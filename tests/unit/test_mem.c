@@ -353,6 +353,21 @@ static void window_placement(void **state)
     expect(mm, (uint64_t)m + 2 * P, P, 90);
     check_placement(mm);
 
+    /* seccomp-emu's hidden pages, mapped above the guest's limit as cpu.c
+     * maps them (the LDT at TASK_SIZE, the kernel page above), stay off
+     * the window. */
+    uint64_t saved_limit = mm->limit;
+    mm->limit = 1ull << 32;
+    assert_null(mm_map_fixed(mm, 0xffffe000ull, P, PROT_READ_LINUX, "[ldt]", NULL));
+    assert_null(mm_map_fixed(mm, 0xfffff000ull, P, PROT_READ_LINUX | PROT_EXEC_LINUX, "[kernel]",
+                             NULL));
+    mm->limit = saved_limit;
+    mm_hide(mm, 0xffffe000ull);
+    mm_hide(mm, 0xfffff000ull);
+    assert_false(mm_in_window(mm, mm_find(mm, 0xfffff000ull)));
+    assert_false(host_readable(base + 0xffffe000ull));
+    check_placement(mm);
+
     /* Shared memory and its second view stay off the window. */
     int64_t sh = mm_mmap(mm, 0, P, RW, MAP_SHARED_LINUX | MAP_ANONYMOUS_LINUX);
     assert_true(sh > 0);
