@@ -353,6 +353,10 @@ static void region_is_the_window(struct rig *r, bool hook)
                      MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0) == r->window);
     memcpy(r->window, r->region, GUEST_SIZE);
     assert_int_equal(uc_mem_unmap(r->uc, 0, GUEST_SIZE), UC_ERR_OK);
+    /* Another region first, so that the engine's ram addresses of the
+     * guest's pages are not their guest addresses: the hook must tell
+     * guest ones. */
+    assert_int_equal(uc_mem_map(r->uc, 0x100000, 0x10000, UC_PROT_READ), UC_ERR_OK);
     assert_int_equal(uc_mem_map_ptr(r->uc, 0, GUEST_SIZE, UC_PROT_ALL, r->window), UC_ERR_OK);
     code_pages = 0;
     if (hook)

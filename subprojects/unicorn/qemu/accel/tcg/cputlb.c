@@ -661,10 +661,6 @@ void tlb_protect_code(struct uc_struct *uc, ram_addr_t ram_addr)
 {
     cpu_physical_memory_test_and_clear_dirty(ram_addr, TARGET_PAGE_SIZE,
                                              DIRTY_MEMORY_CODE);
-    /* seccomp-emu: the page's first block (UC_CTL_CODE_PAGE_HOOK) */
-    if (uc->code_page_cb) {
-        uc->code_page_cb(uc, ram_addr & TARGET_PAGE_MASK, true, uc->code_page_user);
-    }
 }
 
 /* update the TLB so that writes in physical page 'phys_addr' are no longer
@@ -672,10 +668,6 @@ void tlb_protect_code(struct uc_struct *uc, ram_addr_t ram_addr)
 void tlb_unprotect_code(struct uc_struct *uc, ram_addr_t ram_addr)
 {
     cpu_physical_memory_set_dirty_flag(ram_addr, DIRTY_MEMORY_CODE);
-    /* seccomp-emu: the page's last block went (UC_CTL_CODE_PAGE_HOOK) */
-    if (uc->code_page_cb) {
-        uc->code_page_cb(uc, ram_addr & TARGET_PAGE_MASK, false, uc->code_page_user);
-    }
 }
 
 
@@ -1320,7 +1312,7 @@ static void notdirty_write(CPUState *cpu, vaddr mem_vaddr, unsigned size,
     if ((mr->perms & UC_PROT_EXEC) != 0) {
         struct page_collection *pages
             = page_collection_lock(cpu->uc, ram_addr, ram_addr + size);
-        tb_invalidate_phys_page_fast(cpu->uc, pages, ram_addr, size, retaddr);
+        tb_invalidate_phys_page_fast(cpu->uc, pages, ram_addr, mem_vaddr, size, retaddr);
         page_collection_unlock(pages);
     }
 

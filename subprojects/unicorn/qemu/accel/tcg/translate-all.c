@@ -82,6 +82,9 @@ typedef struct PageDesc {
        of lookups we do to a given page to use a bitmap */
     unsigned long *code_bitmap;
     unsigned int code_write_count;
+    /* seccomp-emu: 1 + the guest page its blocks run from (blocks know ram
+     * addresses, the caller of UC_CTL_CODE_PAGE_HOOK guest ones); 0 none */
+    uint64_t uc_vpage;
 } PageDesc;
 
 /**
@@ -1353,6 +1356,7 @@ static void page_flush_tb_1(struct uc_struct *uc, int level, void **lp)
         for (i = 0; i < V_L2_SIZE; ++i) {
             page_lock(&pd[i]);
             pd[i].first_tb = (uintptr_t)NULL;
+            pd[i].uc_vpage = 0;
             invalidate_page_bitmap(pd + i);
             page_unlock(&pd[i]);
         }
@@ -1656,6 +1660,12 @@ static inline void tb_page_add(struct uc_struct *uc, PageDesc *p, TranslationBlo
        allocated in a physical page */
     if (!page_already_protected) {
         tlb_protect_code(uc, page_addr);
+        /* seccomp-emu: the page's first block (UC_CTL_CODE_PAGE_HOOK) */
+        if (uc->code_page_cb) {
+            uint64_t vpage = (n == 0 ? tb->pc : tb->pc + tb->size - 1) & TARGET_PAGE_MASK;
+            p->uc_vpage = vpage + 1;
+            uc->code_page_cb(uc, vpage, true, uc->code_page_user);
+        }
     }
 }
 
@@ -1986,6 +1996,11 @@ tb_invalidate_phys_page_range__locked(struct uc_struct *uc, struct page_collecti
     if (!p->first_tb) {
         invalidate_page_bitmap(p);
         tlb_unprotect_code(uc, start);
+        /* seccomp-emu: the page's last block went (UC_CTL_CODE_PAGE_HOOK) */
+        if (uc->code_page_cb && p->uc_vpage) {
+            uc->code_page_cb(uc, p->uc_vpage - 1, false, uc->code_page_user);
+        }
+        p->uc_vpage = 0;
     }
 
 #ifdef TARGET_HAS_PRECISE_SMC
@@ -2063,7 +2078,7 @@ void tb_invalidate_phys_range(struct uc_struct *uc, ram_addr_t start, ram_addr_t
  * Call with all @pages in the range [@start, @start + len[ locked.
  */
 void tb_invalidate_phys_page_fast(struct uc_struct *uc, struct page_collection *pages,
-                                  tb_page_addr_t start, int len,
+                                  tb_page_addr_t start, target_ulong vaddr, int len,
                                   uintptr_t retaddr)
 {
     PageDesc *p;
@@ -2072,6 +2087,11 @@ void tb_invalidate_phys_page_fast(struct uc_struct *uc, struct page_collection *
 
     p = page_find(uc, start >> TARGET_PAGE_BITS);
     if (!p) {
+        /* seccomp-emu: never had code, yet the caller may still hold the
+         * page protected (UC_CTL_CODE_PAGE_HOOK, below) */
+        if (uc->linear_base && uc->code_page_cb) {
+            uc->code_page_cb(uc, vaddr & TARGET_PAGE_MASK, false, uc->code_page_user);
+        }
         return;
     }
 
