@@ -13,6 +13,7 @@
 #include "emu/host/fdmap.h"
 #include "emu/host/grants.h"
 #include "emu/engine/host_tune.h"
+#include "emu/engine/hostfault.h"
 #include "emu/engine/mem.h"
 #include "emu/kernel/async.h"
 #include "emu/kernel/exec.h"
@@ -326,11 +327,19 @@ int main(int argc, char **argv)
 
     /* Guest memory of i386 programs in a window (docs/linear-mapping.md),
      * while it is being built: off unless SECCOMP_EMU_WINDOW=1, as a
-     * whole test suite can ask.  Nothing uses it yet. */
+     * whole test suite can ask; =direct also lets an mm's only engine
+     * access it directly, its faults taken from the host's SIGSEGV. */
     const char *window = g_getenv("SECCOMP_EMU_WINDOW");
-    if (window && strcmp(window, "0") && strcmp(window, "1"))
-        die(EXIT_USAGE, NULL, "SECCOMP_EMU_WINDOW must be 0 or 1");
-    mm_window_enable(window && !strcmp(window, "1"));
+    if (window && strcmp(window, "0") && strcmp(window, "1") && strcmp(window, "direct"))
+        die(EXIT_USAGE, NULL, "SECCOMP_EMU_WINDOW must be 0, 1 or direct");
+    bool direct = window && !strcmp(window, "direct");
+    mm_window_enable(window && (direct || !strcmp(window, "1")));
+    mm_window_direct_enable(direct);
+    if (direct) {
+        err_t fe = hostfault_install();
+        if (fe)
+            die(EXIT_CANNOT_RUN, NULL, fe);
+    }
 
     struct task *t = task_new_initial();
     t->quiet = opt_quiet;

@@ -55,7 +55,7 @@ err_t run_guest(struct task *t, uint64_t start)
             return err;
         /* In parallel, guest code runs outside the kernel lock. */
         sched_kernel_leave(t);
-        uc_err e = uc_emu_start(t->cpu->uc, pc, t->mm->layout.halt, 0, 0);
+        uc_err e = cpu_emu_start(t->cpu, pc, t->mm->layout.halt);
         sched_kernel_enter(t);
         if ((err = limits_after_run(t)))
             return err;

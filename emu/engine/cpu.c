@@ -5,6 +5,8 @@
 
 #include "abi/linux.h"
 #include "abi/sigframe_linux.h"
+#include "emu/engine/hostfault.h"
+#include "emu/engine/window.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -110,6 +112,16 @@ err_t cpu_join_group(struct cpu *c)
             return e;
     }
     return UC_TRY(uc_ctl_parallel_group(c->uc, c->mm->group));
+}
+
+uc_err cpu_emu_start(struct cpu *c, uint64_t pc, uint64_t until)
+{
+    if (!mm_window_activate(c->mm, c->uc))
+        return uc_emu_start(c->uc, pc, until, 0, 0);
+    hostfault_enter(c->uc, (uintptr_t)window_base(c->mm->window), window_len(c->mm->window));
+    uc_err e = uc_emu_start(c->uc, pc, until, 0, 0);
+    hostfault_leave();
+    return e;
 }
 
 err_t cpu_open(struct cpu *c, struct mm *mm, bool is64)

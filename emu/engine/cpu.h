@@ -53,6 +53,11 @@ static inline struct task *cpu_task(void *hook_user)
 /* Open the engine for a 32- or 64-bit guest on `mm` (a reference is
  * taken), and map seccomp-emu's page into it unless the address space
  * has it already (a copy made by fork). */
+/* Run guest code from pc until `until` (uc_emu_start), with direct accesses
+ * through the mm's window where they are on (mm_window_activate) and the
+ * host's faults there taken as the engine's (hostfault.h). */
+uc_err cpu_emu_start(struct cpu *c, uint64_t pc, uint64_t until);
+
 err_t cpu_open(struct cpu *c, struct mm *mm, bool is64);
 void cpu_close(struct cpu *c);
 

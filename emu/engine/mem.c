@@ -74,9 +74,17 @@ static void chunk_unref(struct chunk *c)
 
 /* The window (docs/linear-mapping.md, "1. The window"): off unless asked
  * for; only where host pages can stand for guest pages one to one. */
-static bool window_wanted;
+static bool window_wanted, direct_wanted;
 
 void mm_window_enable(bool on) { window_wanted = on; }
+
+void mm_window_direct_enable(bool on) { direct_wanted = on; }
+
+static bool first_writes_seen = true;
+
+void mm_first_writes_seen(bool seen) { first_writes_seen = seen; }
+
+static void window_direct_off(struct mm *mm); /* "direct accesses" below */
 
 uint8_t *mm_window_base(const struct mm *mm) { return mm->window ? window_base(mm->window) : NULL; }
 
@@ -237,6 +245,8 @@ void mm_unref(struct mm *mm)
     if (mm->group)
         (void)uc_parallel_group_close(mm->group);
     window_release(mm->window); /* the windowed chunks' pages with it */
+    if (mm->code_pages)
+        g_hash_table_destroy(mm->code_pages);
     g_free(mm->exe_path);
     g_free(mm);
 }
@@ -249,6 +259,9 @@ static void unmap_first(uc_engine *uc, const struct mm *mm, guint n)
 
 err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
 {
+    /* Direct accesses are for an mm's only engine (the window's code
+     * pages are that engine's). */
+    window_direct_off(mm);
     /* One rebuild of the engine's memory topology for all the regions,
      * not one per region: a thread's engine maps every mapping of its
      * process, a hundred stacks where a hundred threads run. */
@@ -290,6 +303,15 @@ void mm_detach_engine(struct mm *mm, uc_engine *uc)
      * by page for nothing. */
     unhook_views(mm, uc);
     g_ptr_array_remove(mm->engines, uc);
+    /* Its close flushes its code, which must not reach an mm that may be
+     * gone by then; the window keeps what it has (no engine runs there). */
+    if (mm->window_direct) {
+        err_free(UC_TRY(uc_ctl_code_page_hook(uc, NULL, NULL)));
+        mm->window_direct = false;
+        mm->window_direct_over = true;
+        g_hash_table_destroy(mm->code_pages);
+        mm->code_pages = NULL;
+    }
 }
 
 static guint linux_vma(const struct mm *mm, guint i, guint *first, uint64_t *anon);
@@ -341,9 +363,18 @@ err_t mm_copy(const struct mm *src, struct mm **out)
                 mm_unref(mm);
                 return e;
             }
+            /* With direct accesses the parent's window may refuse reads
+             * (PROT_NONE pages): open it for the copy. */
+            bool closed = src->window_direct && mm_in_window(src, &v) &&
+                          !((v.window_prot - 1) & PROT_READ);
+            if (closed)
+                err_free(window_protect(src->window, v.start, len, PROT_READ));
             host_copy_own_pages(c->base, v.host, len);
+            if (closed)
+                err_free(window_protect(src->window, v.start, len, v.window_prot - 1));
             v.host = c->base;
             v.chunk = c;
+            v.window_prot = 0;
         } else if (!v.shared) {
             c = g_hash_table_lookup(copies, v.chunk);
             if (!c) {
@@ -395,6 +426,212 @@ const struct vma *mm_find(const struct mm *mm, uint64_t addr)
         return VMA(mm, i);
     return NULL;
 }
+
+/* ---- direct accesses through the window (docs/linear-mapping.md, 3-5) ----
+ *
+ * An engine with a linear base reads and writes the window's pages with no
+ * check of its own, so the window must never allow more than the guest
+ * may: each piece's pages get what the guest may do with them, and a page
+ * where the engine has translated code loses write, so that a store there
+ * faults, runs again through the soft TLB, which drops the code first
+ * (UC_CTL_CODE_PAGE_HOOK, uc_host_fault).  Only while the mm has one
+ * engine: engines on several threads would each need the others' code
+ * pages (a later step).  Without direct accesses the window's pages stay
+ * read-write, as seccomp-emu's own copies expect. */
+
+static int window_prot_of(const struct mm *mm, const struct vma *v)
+{
+    if (!mm->window_direct)
+        return PROT_READ | PROT_WRITE;
+    int p = effective(v->prot);
+    /* Until its first write gives the VMA an anon_vma, a write must reach
+     * the TLB fill that records it (emu/entry/fault.c): one fault per VMA.
+     * Not where that fill records nothing (engines in parallel). */
+    if (first_writes_seen && mm_vma_awaits_anon(v))
+        p &= ~PROT_WRITE_LINUX;
+    return (p & PROT_READ_LINUX ? PROT_READ : 0) | (p & PROT_WRITE_LINUX ? PROT_WRITE : 0);
+}
+
+/* A window page that keeps more than the guest may have would let a
+ * direct access past the guest's protection, and one that keeps less
+ * would fault the engine's own accesses: a host that refuses the change
+ * (its map count spent, vm.max_map_count) ends the run. */
+static void window_protect_or_die(struct mm *mm, uint64_t off, uint64_t len, int prot)
+{
+    err_t e = window_protect(mm->window, off, len, prot);
+    if (!e)
+        return;
+    fprintf(stderr, "seccomp-emu: cannot keep the guest's protection in its window: %s\n", e);
+    _exit(EXIT_CANNOT_RUN);
+}
+
+/* The window's protection of one guest page with code, or without. */
+static void window_code_page(struct mm *mm, uint64_t page, bool has_code)
+{
+    const struct vma *v = mm_find(mm, page);
+    if (!v || !mm_in_window(mm, v))
+        return;
+    /* A page that cannot run holds no live code (an entry left from
+     * before an mprotect costs nothing there). */
+    if (!(v->prot & PROT_EXEC_LINUX))
+        has_code = false;
+    window_protect_or_die(mm, page, PAGE_SIZE_LINUX,
+                          window_prot_of(mm, v) & (has_code ? ~PROT_WRITE : ~0));
+}
+
+/* Every piece's pages as window_prot_of says, after a change of the table;
+ * only pieces whose protection differs from what the window has cost a
+ * host call. */
+static void window_sync(struct mm *mm)
+{
+    if (!mm->window)
+        return;
+    for (guint i = 0; i < mm->vmas->len; i++) {
+        struct vma *v = VMA(mm, i);
+        if (!mm_in_window(mm, v))
+            continue;
+        int want = window_prot_of(mm, v);
+        if (v->window_prot == 1 + want)
+            continue;
+        window_protect_or_die(mm, v->start, v->end - v->start, want);
+        v->window_prot = (uint8_t)(1 + want);
+        if (!mm->window_direct || !(want & PROT_WRITE) || !mm->code_pages)
+            continue;
+        GHashTableIter it;
+        gpointer key;
+        g_hash_table_iter_init(&it, mm->code_pages);
+        while (g_hash_table_iter_next(&it, &key, NULL)) {
+            uint64_t page = (uint64_t)GPOINTER_TO_SIZE(key) * PAGE_SIZE_LINUX;
+            if (page >= v->start && page < v->end)
+                window_code_page(mm, page, true);
+        }
+    }
+}
+
+/* The engine's word on a page's translations (UC_CTL_CODE_PAGE_HOOK). */
+static void on_code_page(uc_engine *uc, uint64_t page, bool has_code, void *user)
+{
+    (void)uc;
+    struct mm *mm = user;
+    if (!mm->window_direct || !mm->code_pages)
+        return;
+    if (page == UC_CODE_PAGE_ALL) {
+        GHashTableIter it;
+        gpointer key;
+        g_hash_table_iter_init(&it, mm->code_pages);
+        while (g_hash_table_iter_next(&it, &key, NULL)) {
+            g_hash_table_iter_remove(&it);
+            window_code_page(mm, (uint64_t)GPOINTER_TO_SIZE(key) * PAGE_SIZE_LINUX, false);
+            if (!mm->window_direct)
+                return;
+        }
+        return;
+    }
+    gpointer key = GSIZE_TO_POINTER((gsize)(page / PAGE_SIZE_LINUX));
+    if (has_code)
+        g_hash_table_add(mm->code_pages, key);
+    else
+        g_hash_table_remove(mm->code_pages, key);
+    window_code_page(mm, page, has_code);
+}
+
+bool mm_window_activate(struct mm *mm, uc_engine *uc)
+{
+    if (mm->window_direct) {
+        if (mm->window_resync) {
+            mm->window_resync = false;
+            window_sync(mm);
+        }
+        return mm->engines->len == 1 && mm->engines->pdata[0] == uc;
+    }
+    if (!direct_wanted || !mm->window || mm->window_direct_over || mm->engines->len != 1 ||
+        mm->engines->pdata[0] != uc)
+        return false;
+    err_t e = UC_TRY(uc_ctl_code_page_hook(uc, on_code_page, mm));
+    if (!e)
+        e = UC_TRY(uc_ctl_linear_base(uc, (uintptr_t)mm_window_base(mm)));
+    if (e) {
+        /* A host code generator without a base register: softmmu. */
+        g_debug("no direct accesses: %s", e);
+        err_free(e);
+        (void)uc_ctl_code_page_hook(uc, NULL, NULL);
+        mm->window_direct_over = true;
+        return false;
+    }
+    mm->code_pages = g_hash_table_new(NULL, NULL);
+    mm->window_direct = true;
+    window_sync(mm);
+    return mm->window_direct;
+}
+
+/* Back to the soft TLB for good: the engines forget their base (a flush,
+ * which tells every code page gone) and the window goes read-write again
+ * where it can. */
+static void window_direct_off(struct mm *mm)
+{
+    if (!mm->window_direct)
+        return;
+    for (guint k = 0; k < mm->engines->len; k++) {
+        uc_engine *uc = mm->engines->pdata[k];
+        err_t e = UC_TRY(uc_ctl_linear_base(uc, 0));
+        if (!e)
+            e = UC_TRY(uc_ctl_code_page_hook(uc, NULL, NULL));
+        if (e) {
+            /* An engine that keeps its base would write past protections. */
+            fprintf(stderr, "seccomp-emu: cannot end direct accesses: %s\n", e);
+            abort();
+        }
+    }
+    mm->window_direct = false;
+    mm->window_direct_over = true;
+    if (mm->code_pages) {
+        g_hash_table_destroy(mm->code_pages);
+        mm->code_pages = NULL;
+    }
+    window_sync(mm);
+}
+
+void mm_will_write(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    if (!mm->window_direct || !len)
+        return;
+    uint64_t first = addr / PAGE_SIZE_LINUX, last = (addr + len - 1) / PAGE_SIZE_LINUX;
+    for (uint64_t p = first; p <= last && mm->window_direct && g_hash_table_size(mm->code_pages);
+         p++) {
+        if (!g_hash_table_contains(mm->code_pages, GSIZE_TO_POINTER((gsize)p)))
+            continue;
+        /* The engine drops the page's code, and its hook unprotects it;
+         * the page is unprotected here too should the engine have had
+         * nothing left to tell. */
+        err_t e = UC_TRY(uc_ctl_remove_cache(mm->engines->pdata[0], p * PAGE_SIZE_LINUX,
+                                             (p + 1) * PAGE_SIZE_LINUX));
+        if (e) {
+            g_debug("direct accesses off: %s", e);
+            err_free(e);
+            window_direct_off(mm);
+            return;
+        }
+        if (g_hash_table_remove(mm->code_pages, GSIZE_TO_POINTER((gsize)p)))
+            window_code_page(mm, p * PAGE_SIZE_LINUX, false);
+    }
+    /* Pages still waiting for their first write are read-only in the
+     * window, for the guest's first write to be seen: open them to this
+     * copy, which the caller records (mm_anon_write) if it writes at all;
+     * the next run (mm_window_activate) closes what stayed unwritten. */
+    if (!mm->window_direct)
+        return;
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len;
+         i++) {
+        struct vma *v = VMA(mm, i);
+        if (!mm_in_window(mm, v) || !mm_vma_awaits_anon(v) || v->window_prot == 0 ||
+            ((v->window_prot - 1) & PROT_WRITE))
+            continue;
+        window_protect_or_die(mm, v->start, v->end - v->start, PROT_READ | PROT_WRITE);
+        v->window_prot = 0;
+        mm->window_resync = true;
+    }
+}
+
 
 static bool range_free(const struct mm *mm, uint64_t addr, uint64_t len)
 {
@@ -492,6 +729,7 @@ static err_t map_chunk(struct mm *mm, struct vma v, size_t room, uint8_t **host_
         return e;
     v.host = c->base;
     v.chunk = c;
+    v.window_prot = 0;
     e = insert_piece(mm, v);
     if (c->refs == 0) {
         /* An engine refused the piece: its pages back to PROT_NONE (were
@@ -602,6 +840,7 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
         c->used += extra;
     }
     v->end += extra;
+    v->window_prot = 0; /* a growth in the window was placed read-write */
     mm->mapped += extra;
     return true;
 }
@@ -885,6 +1124,8 @@ static int64_t populate(struct mm *mm, uint64_t start, uint64_t end)
             v->past_object)
             return -EFAULT_LINUX;
         bool write = (v->prot & PROT_WRITE_LINUX) && !v->shared;
+        if (write)
+            mm_will_write(mm, from, to - from);
         bool all = touch_pages(v, from, to, write);
         if (write)
             mm_anon_write(mm, from, to - from);
@@ -1217,6 +1458,7 @@ bool mm_vma_awaits_anon(const struct vma *v)
 
 void mm_anon_write(struct mm *mm, uint64_t addr, uint64_t len)
 {
+    bool changed = false;
     for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len;
          i++) {
         if (!private_anon(VMA(mm, i)) || VMA(mm, i)->anon)
@@ -1228,7 +1470,11 @@ void mm_anon_write(struct mm *mm, uint64_t addr, uint64_t len)
             anon = ++mm->anon_seq;
         for (guint k = first; k <= last; k++)
             VMA(mm, k)->anon = anon;
+        changed = true;
     }
+    /* Written once, the VMA's pages take direct writes from now on. */
+    if (changed && mm->window_direct)
+        window_sync(mm);
 }
 
 /* Moves the pages of [old, old+len) to dst: the host memory behind them
@@ -1265,6 +1511,7 @@ static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
             else if (!(e = window_move(mm->window, from, piece.start, to - from,
                                        PROT_READ | PROT_WRITE)))
                 piece.host = mm_window_base(mm) + piece.start;
+            piece.window_prot = 0;
         }
         if (!e && (e = insert_piece(mm, piece)) && in_window)
             /* back where the table still has them */
@@ -1856,6 +2103,8 @@ static int64_t advise_range(struct mm *mm, uint64_t addr, uint64_t len, int advi
             continue;
         }
         uint64_t stop = MIN(v->end, end);
+        if (advice == MADV_POPULATE_WRITE_LINUX)
+            mm_will_write(mm, at, stop - at); /* the pages are written here */
         int64_t r = advise_one(v, at, stop, advice);
         if (r)
             return r;
@@ -1959,6 +2208,7 @@ bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 {
     if (mm_valid_prefix(mm, addr, len, PROT_WRITE_LINUX) < len)
         return false;
+    mm_will_write(mm, addr, len);
     struct iovec iov[8];
     const uint8_t *in = src;
     uint64_t a = addr, left = len;
@@ -2124,6 +2374,8 @@ static void resume_others(struct mm *mm)
 {
     /* The others are still stopped: their hooks change now. */
     update_view_hooks(mm);
+    if (mm->window_direct)
+        window_sync(mm);
     if (mm_stop_hook)
         mm_stop_hook(mm, false);
 }

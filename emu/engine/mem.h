@@ -76,6 +76,9 @@ struct vma {
                             (a fork's child, anon_vma_fork()): it merges only
                             with a VMA of the same anon_vma */
     enum vma_special special;
+    uint8_t window_prot; /* in the window: 1 + the host PROT_READ/PROT_WRITE
+                            its pages have there now; 0 unknown (just placed,
+                            moved or grown), which mem.c's window_sync sets */
 };
 
 /* madvise's VMA flags, which only keep VMAs apart here (struct vma's madv):
@@ -164,12 +167,38 @@ struct mm {
     struct window *window;
     uint64_t window_end;
     bool window_failed;
+    /* Direct guest accesses through the window (UC_CTL_LINEAR_BASE):
+     * window_direct while its one engine makes them (mm_window_activate);
+     * the window then gives each page what the guest may do with it, less
+     * write where the engine has translated code (code_pages: guest page
+     * numbers).  window_direct_over: turned off for good (a second engine
+     * came, or the host refused a protection). */
+    bool window_direct, window_direct_over;
+    bool window_resync; /* pages mm_will_write opened for a copy: to close */
+    GHashTable *code_pages;
 };
 
 /* Whether mm_new gives 32-bit address spaces a window, from now on: once
  * at start-up (SECCOMP_EMU_WINDOW, emu/main.c), or by a test.  Nothing
  * uses the window yet; it stays off on hosts whose page is not 4 KiB. */
 void mm_window_enable(bool on);
+/* Whether a 32-bit mm's one engine accesses guest memory straight through
+ * the window (SECCOMP_EMU_WINDOW=direct, emu/main.c): off by default while
+ * it is being built (docs/linear-mapping.md, "Order of commits"). */
+void mm_window_direct_enable(bool on);
+/* Whether the TLB fill sees the first write to memory awaiting an anon_vma
+ * (emu/entry/fault.c: not when engines run in parallel), for the window to
+ * send such writes there; set once by the scheduler. */
+void mm_first_writes_seen(bool seen);
+/* Before `uc` runs guest code: turn direct accesses on for it when mm has
+ * a window, direct accesses are enabled, and uc is mm's only engine.
+ * True when uc makes direct accesses now. */
+bool mm_window_activate(struct mm *mm, uc_engine *uc);
+/* Before seccomp-emu or the host writes [addr, addr+len) of guest memory
+ * through host pointers (mm_write, mm_iovecs for a write, a futex word):
+ * with direct accesses, pages there that hold translated code are
+ * write-protected in the window, and their translations go first. */
+void mm_will_write(struct mm *mm, uint64_t addr, uint64_t len);
 /* Host address of guest address 0 in mm's window, NULL when it has none. */
 uint8_t *mm_window_base(const struct mm *mm);
 /* Is v's host memory in mm's window, at base + v->start?  Shared pieces,

@@ -10,6 +10,7 @@
 #define EMU_WINDOW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "emu/status.h"
@@ -27,6 +28,8 @@ err_t window_reserve(struct window **out);
 void window_release(struct window *w);
 /* Host address of guest address 0. */
 uint8_t *window_base(const struct window *w);
+/* Bytes the reservation spans from there: WINDOW_SPAN and the guard. */
+size_t window_len(const struct window *w);
 
 /* Ranges are guest offsets [off, off+len), host-page aligned, inside
  * WINDOW_SPAN; a range outside is refused, never clipped.  `prot` is the

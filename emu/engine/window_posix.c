@@ -49,6 +49,8 @@ void window_release(struct window *w)
 
 uint8_t *window_base(const struct window *w) { return w->base; }
 
+size_t window_len(const struct window *w) { return w->len; }
+
 static err_t check_range(const char *what, uint64_t off, uint64_t len)
 {
     uint64_t page = host_page_size();

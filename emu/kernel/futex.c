@@ -84,6 +84,7 @@ static uint32_t *word_ptr(struct task *t, uint64_t uaddr)
 {
     if (mm_valid_prefix(t->mm, uaddr, 4, PROT_WRITE_LINUX) < 4)
         return NULL;
+    mm_will_write(t->mm, uaddr, 4);
     const struct vma *v = mm_find(t->mm, uaddr);
     return (uint32_t *)(void *)(v->host + (uaddr - v->start));
 }

@@ -549,6 +549,7 @@ void sched_init(struct task *first)
     g_cond_init(&sched_state.left_guest);
     g_cond_init(&sched_state.guest_free);
     mm_stop_hook = mm_stop_others;
+    mm_first_writes_seen(!sched_parallel());
     g_cond_init(&first->se.cond);
     first->se.park_slot = sched_state.tasks_made++;
     first->se.cpu_mark = thread_cputime();
@@ -564,10 +565,14 @@ static void *task_thread(void *arg)
 {
     struct task *t = arg;
     /* Host signals are the main thread's (async.c); the one that
-     * interrupts a blocked call is every task thread's. */
+     * interrupts a blocked call is every task thread's, and so are the
+     * faults of the thread's own engine (emu/engine/hostfault.h): a
+     * synchronous SIGSEGV that finds itself blocked kills the process. */
     sigset_t all;
     sigfillset(&all);
     sigdelset(&all, WAKE_SIGNAL);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
     pthread_sigmask(SIG_SETMASK, &all, NULL);
     sched_lock();
     wait_turn(t);

@@ -44,6 +44,8 @@ static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, s
 {
     uint64_t covered = 0;
     int n = 0;
+    if (len && !writing)
+        mm_will_write(t->mm, buf, len); /* the host writes the guest's buffer */
     if (len)
         n = mm_iovecs(t->mm, buf, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov, max,
                       &covered);

@@ -1,0 +1,91 @@
+/* Host faults in an engine's generated code (hostfault.h).
+ *
+ * Only the faulting instruction's host pc is read from the signal context;
+ * its field differs by host, and only x86-64 hosts have a code generator
+ * with a linear base, so the others never enter a window. */
+#include "emu/engine/hostfault.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+
+
+static _Thread_local struct {
+    uc_engine *uc;
+    uintptr_t lo, hi; /* the engine's window */
+} running;
+
+static const int fault_signals[] = { SIGSEGV, SIGBUS }; /* macOS gives SIGBUS for some */
+static struct sigaction previous[G_N_ELEMENTS(fault_signals)];
+
+static bool fault_pc(const void *context, uintptr_t *pc)
+{
+    const ucontext_t *u = context;
+#if defined(__x86_64__) && defined(__linux__)
+    *pc = (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+    return true;
+#elif defined(__x86_64__) && defined(__APPLE__)
+    *pc = (uintptr_t)u->uc_mcontext->__ss.__rip;
+    return true;
+#elif defined(__x86_64__) && defined(__FreeBSD__)
+    *pc = (uintptr_t)u->uc_mcontext.mc_rip;
+    return true;
+#else
+    (void)u, (void)pc;
+    return false;
+#endif
+}
+
+static void on_host_fault(int sig, siginfo_t *info, void *context)
+{
+    uintptr_t addr = (uintptr_t)info->si_addr, pc;
+    if (running.uc && addr - running.lo < running.hi - running.lo && fault_pc(context, &pc)) {
+        /* Back out through the engine's longjmp, with the mask the fault
+         * interrupted (SIGSEGV is blocked in here). */
+        pthread_sigmask(SIG_SETMASK, &((ucontext_t *)context)->uc_sigmask, NULL);
+        uc_host_fault(running.uc, pc); /* does not return when the fault is the engine's */
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(fault_signals); i++) {
+        if (fault_signals[i] != sig)
+            continue;
+        if ((previous[i].sa_flags & SA_SIGINFO) && previous[i].sa_sigaction) {
+            previous[i].sa_sigaction(sig, info, context);
+            return;
+        }
+        /* A fault comes again on return and meets what was there; a
+         * signal sent from outside is sent again. */
+        sigaction(sig, &previous[i], NULL);
+        if (previous[i].sa_handler == SIG_IGN)
+            signal(sig, SIG_DFL);
+        if (info->si_code <= 0)
+            raise(sig);
+        return;
+    }
+}
+
+err_t hostfault_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_host_fault;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < G_N_ELEMENTS(fault_signals); i++)
+        if (sigaction(fault_signals[i], &sa, &previous[i]) != 0)
+            return err_new("sigaction(%d): %s", fault_signals[i], host_strerror(errno));
+    return OK;
+}
+
+void hostfault_enter(uc_engine *uc, uintptr_t base, size_t len)
+{
+    running.lo = base;
+    running.hi = base + len;
+    running.uc = uc;
+}
+
+void hostfault_leave(void)
+{
+    running.uc = NULL;
+}

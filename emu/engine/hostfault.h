@@ -1,0 +1,28 @@
+/* Host faults in an engine's generated code: a guest access made straight
+ * to host memory through the engine's linear mapping (UC_CTL_LINEAR_BASE,
+ * docs/linear-mapping.md) that the host refused.
+ *
+ * The handler accepts a fault only on a thread inside hostfault_enter() /
+ * hostfault_leave(), at an address in that engine's window, and at a host
+ * pc in that engine's translated code (uc_host_fault says): the faulting
+ * instruction then runs again through the soft TLB, whose fill decides as
+ * for every other access.  Any other fault is a bug in seccomp-emu and
+ * goes on to the handler that was there before (a sanitizer's) or to the
+ * default action, a crash where it happened. */
+#ifndef EMU_HOSTFAULT_H
+#define EMU_HOSTFAULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <unicorn/unicorn.h>
+
+#include "emu/status.h"
+
+/* Once, before any engine has a base and before the self-sandbox. */
+err_t hostfault_install(void);
+
+/* Around uc_emu_start() of an engine with a window [base, base + len). */
+void hostfault_enter(uc_engine *uc, uintptr_t base, size_t len);
+void hostfault_leave(void);
+
+#endif
