@@ -9,7 +9,9 @@ that known.txt pins (with its evidence) is counted but does not fail.
 
   difffuzz.py --emu E --guest32 G32 --guest64 G64 run SECONDS [--seed N]
               [--save DIR]      fuzz for SECONDS; exit 1 on an unpinned diff
-  difffuzz.py ... check FILE... replay corpus cases (ABI line, program line)
+  difffuzz.py ... check FILE... replay corpus cases (ABI line, program line,
+                                and optionally "needs: ldt ia32 exact": exact
+                                cases must agree even where known.txt pins)
   difffuzz.py ... show ABI PROG  print both runs of one program
   --emu-arg ARG                 an option for seccomp-emu's runs (repeatable)
 """
@@ -977,6 +979,7 @@ def cmd_check(runner, a):
         else:
             files.append(f)
     cases = []
+    needs_of = {}
     for path in files:
         lines = open(path).read().split('\n')
         abi, prog = lines[0].strip(), lines[1].strip()
@@ -988,11 +991,15 @@ def cmd_check(runner, a):
         if 'ldt' in needs and not runner.hw_ldt:
             print('skip %s (this host\'s CPU ignores the LDT: --judge vm)' % path)
             continue
+        needs_of[path] = needs
         cases.append((path, abi, prog.split(';')))
     # one boot of the VM for them all
     for (path, abi, ops), legs in zip(cases, runner.batch([(abi, ops) for _, abi, ops in cases])):
         d = runner.compare(*legs)
-        if d and not pinned(runner, abi, ops, d):
+        # 'needs: exact': a fixed case inside a pinned family must agree
+        # whatever known.txt pins.
+        exact = 'exact' in needs_of[path]
+        if d and (exact or not pinned(runner, abi, ops, d)):
             print('FAIL %s' % path)
             show(d)
             bad += 1

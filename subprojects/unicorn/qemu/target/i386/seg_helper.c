@@ -1809,8 +1809,10 @@ void helper_lcall_protected(CPUX86State *env, int new_cs, target_ulong new_eip,
             }
 
             limit = get_seg_limit(e1, e2);
+            /* seccomp-emu: #GP(0), as the SDM's CALL has it and the CPU
+             * gives (QEMU named the selector) */
             if (new_eip > limit) {
-                raise_exception_err_ra(env, EXCP0D_GPF, new_cs & 0xfffc, GETPC());
+                raise_exception_err_ra(env, EXCP0D_GPF, 0, GETPC());
             }
             /* from this point, not restartable */
             SET_ESP(sp, sp_mask);
