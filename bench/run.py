@@ -372,14 +372,15 @@ class Fds:
                 f.close()
 
 
-def spawn_once(measure, argv, io, tmpdir, stdin=None, checksum="printed"):
-    """One run of argv through the measure helper, which reports on fd 3."""
+def spawn_once(measure, argv, io, tmpdir, stdin=None, checksum="printed", env=None):
+    """One run of argv through the measure helper, which reports on fd 3;
+    an empty environment but for `env`."""
     fds = Fds(io, tmpdir, stdin, checksum)
     rep_r, rep_w = os.pipe()
     try:
         actions = [(os.POSIX_SPAWN_DUP2, fds.fd0, 0), (os.POSIX_SPAWN_DUP2, fds.fd1, 1),
                    (os.POSIX_SPAWN_DUP2, fds.fd2, 2), (os.POSIX_SPAWN_DUP2, rep_w, 3)]
-        pid = os.posix_spawn(measure, [measure] + argv, {}, file_actions=actions)
+        pid = os.posix_spawn(measure, [measure] + argv, env or {}, file_actions=actions)
         os.close(rep_w)
         rep_w = -1
         with os.fdopen(rep_r, "r") as f:
@@ -482,12 +483,18 @@ def main():
                     help="skip native runs (ratios to native become unavailable)")
     ap.add_argument("--emu-flag", action="append", default=[], metavar="FLAG",
                     help="pass FLAG to every seccomp-emu run (repeatable), e.g. --no-self-sandbox")
+    ap.add_argument("--emu-env", action="append", default=[], metavar="VAR=VALUE",
+                    help="put VAR in every seccomp-emu run's environment (repeatable), e.g. "
+                    "SECCOMP_EMU_WINDOW=direct; the runs have an empty one otherwise")
     ap.add_argument("--json", help="results file (default: BUILD/bench/results.json)")
     ap.add_argument("--compare", help="an earlier results file: print seccomp-emu's change")
     ap.add_argument("--table", metavar="FILE",
                     help="also write the table as generated markdown to FILE, with the host, "
                     "commit, date, load and command (e.g. docs/performance-table.md)")
     opts = ap.parse_args()
+    emu_env = dict(v.split("=", 1) for v in opts.emu_env if "=" in v)
+    if len(emu_env) != len(opts.emu_env):
+        ap.error("--emu-env takes VAR=VALUE")
 
     build = os.path.abspath(opts.build)
     emu = os.path.join(build, "seccomp-emu")
@@ -577,7 +584,8 @@ def main():
             # then the measured runs, the kinds in alternation.
             for rep in range(0 if job.max_reps and not opts.smoke else -1, n):
                 for label, argv, want_status in kinds:
-                    r = spawn_once(measure, argv, job.io, tmpdir, stdin, job.checksum)
+                    env = emu_env if argv[0] == emu else None
+                    r = spawn_once(measure, argv, job.io, tmpdir, stdin, job.checksum, env)
                     ok = r.status == want_status and r.checksum is not None
                     if want_sum is None and ok:
                         want_sum = r.checksum
