@@ -41,7 +41,10 @@ static bool fault_pc(const void *context, uintptr_t *pc)
 static void on_host_fault(int sig, siginfo_t *info, void *context)
 {
     uintptr_t addr = (uintptr_t)info->si_addr, pc;
-    if (running.uc && addr - running.lo < running.hi - running.lo && fault_pc(context, &pc)) {
+    /* si_code > 0: the kernel's own fault, whose si_addr means something
+     * (a signal sent from outside has a pid there). */
+    if (running.uc && info->si_code > 0 && addr - running.lo < running.hi - running.lo &&
+        fault_pc(context, &pc)) {
         /* Back out through the engine's longjmp, with the mask the fault
          * interrupted (SIGSEGV is blocked in here). */
         pthread_sigmask(SIG_SETMASK, &((ucontext_t *)context)->uc_sigmask, NULL);
