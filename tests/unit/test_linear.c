@@ -9,14 +9,10 @@
  * reach the region, and a misaligned movaps must still fault.  A host
  * code generator without a base register (arm64) must refuse the base.
  * Where the window refuses an access (PROT_NONE), the host's fault sends
- * the instruction back through the soft TLB (uc_host_fault): the region
- * serves it, or the guest faults at that instruction. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+ * the instruction back through the soft TLB (seccomp-emu's handler,
+ * uc_host_fault): the region serves it, or the guest faults at that
+ * instruction. */
 #include <setjmp.h>
-#include <signal.h>
-#include <ucontext.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +21,8 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 #include <unicorn/unicorn.h>
+
+#include "emu/engine/hostfault.h"
 
 #define GUEST_SIZE 0x40000u
 #define GDT_AT 0x1000u
@@ -230,51 +228,22 @@ static void memory_hook_keeps_the_region(void **state)
     rig_close(&r);
 }
 
-/* The host pc of a fault, where this test knows how to read it (the hosts
- * with a base register: x86-64). */
-static bool fault_pc(const void *context, uintptr_t *pc)
+/* seccomp-emu's own handler of the engine's host faults
+ * (emu/engine/hostfault.h), once at the start of each test that takes
+ * them: cmocka puts its own SIGSEGV handler in place around every test. */
+static void faults_to_the_engine(void)
 {
-    const ucontext_t *u = context;
-#if defined(__x86_64__) && defined(__linux__)
-    *pc = (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
-    return true;
-#elif defined(__x86_64__) && defined(__APPLE__)
-    *pc = (uintptr_t)u->uc_mcontext->__ss.__rip;
-    return true;
-#elif defined(__x86_64__) && defined(__FreeBSD__)
-    *pc = (uintptr_t)u->uc_mcontext.mc_rip;
-    return true;
-#else
-    (void)u, (void)pc;
-    return false;
-#endif
-}
-
-static uc_engine *running; /* the engine whose faults are its own */
-
-static void on_host_fault(int sig, siginfo_t *info, void *context)
-{
-    (void)info;
-    uintptr_t pc;
-    sigprocmask(SIG_SETMASK, &((ucontext_t *)context)->uc_sigmask, NULL);
-    if (running && fault_pc(context, &pc))
-        uc_host_fault(running, pc); /* does not return when it is the engine's */
-    signal(sig, SIG_DFL);           /* a bug: crash where it happened */
+    err_t e = hostfault_install();
+    if (e)
+        fail_msg("%s", e);
 }
 
 /* Runs user code with the host's faults in the window going to the engine. */
 static uc_err run_with_faults(struct rig *r, uint64_t until)
 {
-    struct sigaction sa = { .sa_sigaction = on_host_fault, .sa_flags = SA_SIGINFO }, old_segv,
-                     old_bus;
-    sigemptyset(&sa.sa_mask);
-    assert_int_equal(sigaction(SIGSEGV, &sa, &old_segv), 0);
-    assert_int_equal(sigaction(SIGBUS, &sa, &old_bus), 0);
-    running = r->uc;
+    hostfault_enter(r->uc, (uintptr_t)r->window, WINDOW_SIZE + GUARD);
     uc_err e = uc_emu_start(r->uc, STUB_AT, until, 0, 0);
-    running = NULL;
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    hostfault_leave();
     return e;
 }
 
@@ -284,6 +253,7 @@ static uc_err run_with_faults(struct rig *r, uint64_t until)
 static void window_hole_served_by_the_region(void **state)
 {
     (void)state;
+    faults_to_the_engine();
     static const uint8_t code[] = {
         0xa1, 0x00, 0x10, 0x02, 0x00,
         0x8b, 0x1d, 0x00, 0x00, 0x02, 0x00,
@@ -307,6 +277,7 @@ static void window_hole_served_by_the_region(void **state)
 static void unmapped_faults_at_the_instruction(void **state)
 {
     (void)state;
+    faults_to_the_engine();
     static const struct {
         uint8_t code[12];
         size_t len;
@@ -372,6 +343,7 @@ static void region_is_the_window(struct rig *r, bool hook)
 static void code_written_directly_runs_new(void **state)
 {
     (void)state;
+    faults_to_the_engine();
     static const uint8_t code[] = {
         0xb8, 0x00, 0x00, 0x00, 0x00,
         0xc6, 0x05, 0x0c, 0x00, 0x01, 0x00, 0x40,
@@ -404,6 +376,7 @@ static void code_written_directly_runs_new(void **state)
 static void data_on_a_code_page(void **state)
 {
     (void)state;
+    faults_to_the_engine();
     static const uint8_t code[] = {
         0xb9, 0x14, 0x00, 0x00, 0x00,
         0xc6, 0x05, 0x00, 0x08, 0x01, 0x00, 0x07,
