@@ -632,6 +632,28 @@ void mm_will_write(struct mm *mm, uint64_t addr, uint64_t len)
     }
 }
 
+static void stop_others(struct mm *mm);
+static void resume_others(struct mm *mm);
+
+void mm_fill_begin(struct mm *mm, uint64_t addr, uint64_t len)
+{
+    stop_others(mm);
+    mm_will_write(mm, addr, len); /* code there goes first */
+    if (!mm->window_direct || !len)
+        return;
+    /* Opened whole; resume_others gives each piece its protection again
+     * (window_sync: window_prot 0 matches nothing). */
+    for (guint i = first_above(mm, addr); i < mm->vmas->len && VMA(mm, i)->start < addr + len;
+         i++) {
+        struct vma *v = VMA(mm, i);
+        if (!mm_in_window(mm, v) || v->window_prot == 1 + (PROT_READ | PROT_WRITE))
+            continue;
+        window_protect_or_die(mm, v->start, v->end - v->start, PROT_READ | PROT_WRITE);
+        v->window_prot = 0;
+    }
+}
+
+void mm_fill_end(struct mm *mm) { resume_others(mm); }
 
 static bool range_free(const struct mm *mm, uint64_t addr, uint64_t len)
 {

@@ -199,6 +199,12 @@ bool mm_window_activate(struct mm *mm, uc_engine *uc);
  * with direct accesses, pages there that hold translated code are
  * write-protected in the window, and their translations go first. */
 void mm_will_write(struct mm *mm, uint64_t addr, uint64_t len);
+/* Around seccomp-emu's filling of [addr, addr+len), pages the guest may
+ * not write itself (a private file mapping, from the file): the mm's other
+ * engines stay out of guest code, and the window lets the host write
+ * there, until mm_fill_end. */
+void mm_fill_begin(struct mm *mm, uint64_t addr, uint64_t len);
+void mm_fill_end(struct mm *mm);
 /* Host address of guest address 0 in mm's window, NULL when it has none. */
 uint8_t *mm_window_base(const struct mm *mm);
 /* Is v's host memory in mm's window, at base + v->start?  Shared pieces,

@@ -38,6 +38,8 @@ static int64_t map_file(struct task *t, uint64_t addr, uint64_t len, int prot, i
     if (at < 0)
         return at;
     uint64_t plen = PAGE_ALIGN_LINUX(len), done = 0;
+    /* The pages may be read-only to the guest, not to the file's copy. */
+    mm_fill_begin(t->mm, (uint64_t)at, plen);
     while (done < plen) {
         struct iovec iov[16];
         uint64_t covered;
@@ -51,6 +53,7 @@ static int64_t map_file(struct task *t, uint64_t addr, uint64_t len, int prot, i
                 if (r < 0) {
                     int64_t e = -xlat_errno_to_linux(errno);
                     mm_munmap(t->mm, (uint64_t)at, plen);
+                    mm_fill_end(t->mm);
                     return e;
                 }
                 if (r == 0)
@@ -62,6 +65,7 @@ static int64_t map_file(struct task *t, uint64_t addr, uint64_t len, int prot, i
         if (!n)
             break;
     }
+    mm_fill_end(t->mm);
     mm_written(t->mm, (uint64_t)at, plen);
     if (shared)
         mm_deny_write(t->mm, (uint64_t)at, plen);
