@@ -85,6 +85,7 @@ static bool first_writes_seen = true;
 void mm_first_writes_seen(bool seen) { first_writes_seen = seen; }
 
 static void window_direct_off(struct mm *mm); /* "direct accesses" below */
+static void window_direct_share(struct mm *mm);
 
 uint8_t *mm_window_base(const struct mm *mm) { return mm->window ? window_base(mm->window) : NULL; }
 
@@ -259,9 +260,8 @@ static void unmap_first(uc_engine *uc, const struct mm *mm, guint n)
 
 err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
 {
-    /* Direct accesses are for an mm's only engine (the window's code
-     * pages are that engine's). */
-    window_direct_off(mm);
+    /* A second engine shares direct accesses where it can, or ends them. */
+    window_direct_share(mm);
     /* One rebuild of the engine's memory topology for all the regions,
      * not one per region: a thread's engine maps every mapping of its
      * process, a hundred stacks where a hundred threads run. */
@@ -284,6 +284,13 @@ err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
         return end;
     }
     g_ptr_array_add(mm->engines, uc);
+    if (mm->window_shared && (e = UC_TRY(uc_ctl_linear_base(uc, (uintptr_t)mm_window_base(mm))))) {
+        /* The others keep theirs; this one would take the soft TLB, whose
+         * pages the window does not keep writable where code is. */
+        g_debug("direct accesses off: %s", e);
+        err_free(e);
+        window_direct_off(mm);
+    }
     /* A fork's copy, or a thread's engine, may hold two views already. */
     if (!mm->view_hooks) {
         update_view_hooks(mm);
@@ -304,8 +311,10 @@ void mm_detach_engine(struct mm *mm, uc_engine *uc)
     unhook_views(mm, uc);
     g_ptr_array_remove(mm->engines, uc);
     /* Its close flushes its code, which must not reach an mm that may be
-     * gone by then; the window keeps what it has (no engine runs there). */
-    if (mm->window_direct) {
+     * gone by then; the window keeps what it has (no engine runs there).
+     * Shared direct accesses go on for the others (no engine tells its
+     * code pages then). */
+    if (mm->window_direct && !mm->window_shared) {
         err_free(UC_TRY(uc_ctl_code_page_hook(uc, NULL, NULL)));
         mm->window_direct = false;
         mm->window_direct_over = true;
@@ -434,10 +443,10 @@ const struct vma *mm_find(const struct mm *mm, uint64_t addr)
  * may: each piece's pages get what the guest may do with them, and a page
  * where the engine has translated code loses write, so that a store there
  * faults, runs again through the soft TLB, which drops the code first
- * (UC_CTL_CODE_PAGE_HOOK, uc_host_fault).  Only while the mm has one
- * engine: engines on several threads would each need the others' code
- * pages (a later step).  Without direct accesses the window's pages stay
- * read-write, as seccomp-emu's own copies expect. */
+ * (UC_CTL_CODE_PAGE_HOOK, uc_host_fault).  Engines on several threads
+ * share them only where no code page can be written (window_direct_share).
+ * Without direct accesses the window's pages stay read-write, as
+ * seccomp-emu's own copies expect. */
 
 static int window_prot_of(const struct mm *mm, const struct vma *v)
 {
@@ -542,7 +551,7 @@ bool mm_window_activate(struct mm *mm, uc_engine *uc)
             mm->window_resync = false;
             window_sync(mm);
         }
-        return mm->engines->len == 1 && mm->engines->pdata[0] == uc;
+        return mm->window_shared || (mm->engines->len == 1 && mm->engines->pdata[0] == uc);
     }
     if (!direct_wanted || !mm->window || mm->window_direct_over || mm->engines->len != 1 ||
         mm->engines->pdata[0] != uc)
@@ -564,6 +573,39 @@ bool mm_window_activate(struct mm *mm, uc_engine *uc)
     return mm->window_direct;
 }
 
+/* A second engine for mm, which will run on a thread of its own
+ * (--sched=parallel): direct accesses go on for every engine while no guest
+ * store can change code, or end.  Without a mapping both executable and
+ * writable (or executable and shared: mm_code_writable) no code page is
+ * writable in the window, and where the TLB fill records no first write
+ * (first_writes_seen) every page has exactly the guest's protection: no
+ * engine needs to know another's code pages, so none tells them.  The
+ * first mapping that changes that ends them (resume_others), with the
+ * engines stopped; as it does for a JIT from its start, whose threads
+ * take turns on its code (sched.c, take_guest_code). */
+static void window_direct_share(struct mm *mm)
+{
+    if (!mm->window_direct || mm->window_shared)
+        return;
+    if (first_writes_seen || mm_code_writable(mm)) {
+        window_direct_off(mm);
+        return;
+    }
+    for (guint k = 0; k < mm->engines->len; k++) {
+        err_t e = UC_TRY(uc_ctl_code_page_hook(mm->engines->pdata[k], NULL, NULL));
+        if (e) {
+            g_debug("direct accesses off: %s", e);
+            err_free(e);
+            window_direct_off(mm);
+            return;
+        }
+    }
+    g_hash_table_destroy(mm->code_pages);
+    mm->code_pages = NULL;
+    mm->window_shared = true;
+    window_sync(mm);
+}
+
 /* Back to the soft TLB for good: the engines forget their base (a flush,
  * which tells every code page gone) and the window goes read-write again
  * where it can. */
@@ -583,6 +625,7 @@ static void window_direct_off(struct mm *mm)
         }
     }
     mm->window_direct = false;
+    mm->window_shared = false;
     mm->window_direct_over = true;
     if (mm->code_pages) {
         g_hash_table_destroy(mm->code_pages);
@@ -593,7 +636,9 @@ static void window_direct_off(struct mm *mm)
 
 void mm_will_write(struct mm *mm, uint64_t addr, uint64_t len)
 {
-    if (!mm->window_direct || !len)
+    /* Shared, the window has the guest's own protection everywhere:
+     * nothing the guest may write is closed (window_direct_share). */
+    if (!mm->window_direct || mm->window_shared || !len)
         return;
     uint64_t first = addr / PAGE_SIZE_LINUX, last = (addr + len - 1) / PAGE_SIZE_LINUX;
     for (uint64_t p = first; p <= last && mm->window_direct && g_hash_table_size(mm->code_pages);
@@ -2396,6 +2441,8 @@ static void resume_others(struct mm *mm)
 {
     /* The others are still stopped: their hooks change now. */
     update_view_hooks(mm);
+    if (mm->window_shared && mm_code_writable(mm))
+        window_direct_off(mm);
     if (mm->window_direct)
         window_sync(mm);
     if (mm_stop_hook)

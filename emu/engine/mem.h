@@ -168,12 +168,15 @@ struct mm {
     uint64_t window_end;
     bool window_failed;
     /* Direct guest accesses through the window (UC_CTL_LINEAR_BASE):
-     * window_direct while its one engine makes them (mm_window_activate);
+     * window_direct while its engines make them (mm_window_activate);
      * the window then gives each page what the guest may do with it, less
      * write where the engine has translated code (code_pages: guest page
-     * numbers).  window_direct_over: turned off for good (a second engine
-     * came, or the host refused a protection). */
-    bool window_direct, window_direct_over;
+     * numbers).  window_shared: every engine of the mm makes them, on its
+     * own thread (--sched=parallel), while no guest store can change code
+     * (no code_pages then).  window_direct_over: turned off for good (a
+     * second engine came where code may be written, or the host refused
+     * a protection). */
+    bool window_direct, window_shared, window_direct_over;
     bool window_resync; /* pages mm_will_write opened for a copy: to close */
     GHashTable *code_pages;
 };

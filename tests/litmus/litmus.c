@@ -16,7 +16,7 @@
  *              order FORBIDDEN (x86 stores are multi-copy atomic)
  *   atomics    4 threads: lock add, lock xadd, lock cmpxchg retry loops, an
  *              xchg spin lock around a plain increment, lock cmpxchg8b and
- *              lock cmpxchg16b (both halves), lock add misaligned across a
+ *              lock cmpxchg16b (both halves; x86_64), lock add misaligned across a
  *              cache line and across a page: every final count exact
  *
  * Each shape runs INSTANCES fresh copies of its locations (each on its own
@@ -322,12 +322,12 @@ static int litmus(const char *name, enum shape shape, enum shape control, unsign
 
 struct counters {
     _Alignas(LINE) volatile uint32_t add;
-    _Alignas(LINE) volatile uint64_t xadd;
+    _Alignas(LINE) volatile unsigned long xadd; /* a register's width: xadd takes one */
     _Alignas(LINE) volatile uint32_t cas;
     _Alignas(LINE) volatile uint32_t spin_lock;
-    volatile uint64_t spin_counted;   /* beside its lock, as people write it */
+    volatile unsigned long spin_counted; /* beside its lock, as people write it */
     _Alignas(LINE) volatile uint64_t pair8;     /* cmpxchg8b: low half +1, high half +5 */
-    _Alignas(LINE) volatile uint64_t pair16[2];  /* cmpxchg16b: low +1, high +3 */
+    _Alignas(LINE) volatile uint64_t pair16[2];  /* cmpxchg16b: low +1, high +3 (x86_64) */
     _Alignas(LINE) volatile uint32_t plain;     /* the control: add without lock */
     uint64_t xadd_sum[ATOMIC_THREADS];          /* the old values each thread got */
 };
@@ -335,7 +335,7 @@ struct counters {
 struct atomic_run {
     struct counters *c;
     volatile uint32_t *misaligned;   /* 4 bytes across a cache line */
-    volatile uint64_t *page_split;   /* 8 bytes across a page */
+    volatile unsigned long *page_split; /* a register's width across a page */
     size_t n, split_n, plain_n;
     _Alignas(LINE) volatile uint32_t started;
 };
@@ -361,8 +361,8 @@ static void *atomics_thread(void *p)
     for (size_t i = 0; i < ar->n; i++) {
         __asm__ volatile("lock addl $1, %0" : "+m"(c->add) :: "memory");
 
-        uint64_t old = 1;
-        __asm__ volatile("lock xaddq %0, %1" : "+r"(old), "+m"(c->xadd) :: "memory");
+        unsigned long old = 1;
+        __asm__ volatile("lock xadd %0, %1" : "+r"(old), "+m"(c->xadd) :: "memory");
         sum += old;
 
         uint32_t seen = c->cas, want;
@@ -373,8 +373,8 @@ static void *atomics_thread(void *p)
         } while (seen + 1 != want);
 
         spin_acquire(&c->spin_lock);
-        uint64_t v;
-        __asm__ volatile("movq %1, %0\n\taddq $1, %0\n\tmovq %0, %1"
+        unsigned long v;
+        __asm__ volatile("mov %1, %0\n\tadd $1, %0\n\tmov %0, %1"
                          : "=&r"(v), "+m"(c->spin_counted) :: "memory");
         __asm__ volatile("movl $0, %0" : "=m"(c->spin_lock) :: "memory");
 
@@ -390,6 +390,7 @@ static void *atomics_thread(void *p)
                 break;
         }
 
+#ifdef __x86_64__
         /* cmpxchg16b: rdx:rax expected, rcx:rbx new */
         uint64_t lo16 = c->pair16[0], hi16 = c->pair16[1];
         for (;;) {
@@ -402,6 +403,7 @@ static void *atomics_thread(void *p)
             if (ok)
                 break;
         }
+#endif
     }
     /* Locked accesses across a cache line and across a page: what a host
      * cannot do with one atomic instruction of its own (an emulator falls
@@ -409,7 +411,7 @@ static void *atomics_thread(void *p)
     rendezvous(&ar->started, ATOMIC_THREADS, 1);
     for (size_t i = 0; i < ar->split_n; i++) {
         __asm__ volatile("lock addl $1, %0" : "+m"(*ar->misaligned) :: "memory");
-        __asm__ volatile("lock addq $1, %0" : "+m"(*ar->page_split) :: "memory");
+        __asm__ volatile("lock add %1, %0" : "+m"(*ar->page_split) : "r"(1ul) : "memory");
     }
     /* The control: a plain add, which threads running at once lose.  It
      * runs longer than the rest (it is cheap), so that threads of a loaded
@@ -430,7 +432,7 @@ static int atomics(size_t n)
     ar.c = alloc(sizeof *ar.c);
     char *pages = alloc(2 * (size_t)page);
     ar.misaligned = (volatile uint32_t *)(pages + LINE - 2);
-    ar.page_split = (volatile uint64_t *)(pages + page - 4);
+    ar.page_split = (volatile unsigned long *)(pages + page - sizeof(long) / 2);
     pthread_t tid[ATOMIC_THREADS];
     struct arg args[ATOMIC_THREADS];
     for (unsigned t = 0; t < ATOMIC_THREADS; t++) {
@@ -455,8 +457,10 @@ static int atomics(size_t n)
         { "xchg spin lock around a plain increment", c->spin_counted, total },
         { "lock cmpxchg8b, low half", (uint32_t)c->pair8, (uint32_t)total },
         { "lock cmpxchg8b, high half", (uint32_t)(c->pair8 >> 32), (uint32_t)(5 * total) },
+#ifdef __x86_64__
         { "lock cmpxchg16b, low half", c->pair16[0], total },
         { "lock cmpxchg16b, high half", c->pair16[1], 3 * total },
+#endif
         { "lock add across a cache line", *ar.misaligned, split_total },
         { "lock add across a page", *ar.page_split, split_total },
     };
