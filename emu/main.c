@@ -325,15 +325,19 @@ int main(int argc, char **argv)
     if (!raw && first >= argc)
         die(EXIT_USAGE, NULL, "no PROGRAM given (see --help)");
 
-    /* Guest memory of i386 programs in a window (docs/linear-mapping.md),
-     * while it is being built: off unless SECCOMP_EMU_WINDOW=1, as a
-     * whole test suite can ask; =direct also lets an mm's only engine
-     * access it directly, its faults taken from the host's SIGSEGV. */
+    /* Guest memory of i386 programs in a window, accessed directly by the
+     * engine, its faults taken from the host's SIGSEGV (docs/linear-mapping.md):
+     * the default where the host's code generator can (x86-64 hosts with
+     * 4 KiB pages).  SECCOMP_EMU_WINDOW=0 keeps every access on the soft
+     * TLB, =1 places memory in the window without direct accesses (a whole
+     * test suite can ask for either). */
     const char *window = g_getenv("SECCOMP_EMU_WINDOW");
-    if (window && strcmp(window, "0") && strcmp(window, "1") && strcmp(window, "direct"))
+    if (!window || !*window)
+        window = mm_window_direct_host() ? "direct" : "0";
+    if (strcmp(window, "0") && strcmp(window, "1") && strcmp(window, "direct"))
         die(EXIT_USAGE, NULL, "SECCOMP_EMU_WINDOW must be 0, 1 or direct");
-    bool direct = window && !strcmp(window, "direct");
-    mm_window_enable(window && (direct || !strcmp(window, "1")));
+    bool direct = !strcmp(window, "direct");
+    mm_window_enable(direct || !strcmp(window, "1"));
     mm_window_direct_enable(direct);
     if (direct) {
         err_t fe = hostfault_install();

@@ -80,6 +80,17 @@ void mm_window_enable(bool on) { window_wanted = on; }
 
 void mm_window_direct_enable(bool on) { direct_wanted = on; }
 
+bool mm_window_direct_host(void)
+{
+    /* Unicorn's x86-64 back end is the one with the base register
+     * (TCG_TARGET_LINEAR_BASE_REG); its arm64 one keeps the soft TLB. */
+#if defined(__x86_64__)
+    return host_page_size() == PAGE_SIZE_LINUX;
+#else
+    return false;
+#endif
+}
+
 static bool first_writes_seen = true;
 
 void mm_first_writes_seen(bool seen) { first_writes_seen = seen; }

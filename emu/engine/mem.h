@@ -186,9 +186,11 @@ struct mm {
  * uses the window yet; it stays off on hosts whose page is not 4 KiB. */
 void mm_window_enable(bool on);
 /* Whether a 32-bit mm's one engine accesses guest memory straight through
- * the window (SECCOMP_EMU_WINDOW=direct, emu/main.c): off by default while
- * it is being built (docs/linear-mapping.md, "Order of commits"). */
+ * the window (SECCOMP_EMU_WINDOW, emu/main.c; docs/linear-mapping.md). */
 void mm_window_direct_enable(bool on);
+/* Whether this host's code generator can make such accesses: the default
+ * there. */
+bool mm_window_direct_host(void);
 /* Whether the TLB fill sees the first write to memory awaiting an anon_vma
  * (emu/entry/fault.c: not when engines run in parallel), for the window to
  * send such writes there; set once by the scheduler. */
