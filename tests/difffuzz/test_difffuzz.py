@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """difffuzz.py's own behaviour, without running any guest: a timed run ends
 on time even when every program differs and every run is slow (the
-shrinker once took minutes past the budget), and a host that refuses the
-i386 guest at exec is a 64-bit-only host, not a crash."""
+shrinker once took minutes past the budget), an emulated timeout against
+a slow native run is no difference, and a host that refuses the i386 guest
+at exec is a 64-bit-only host, not a crash."""
 import os
 import sys
 import time
@@ -59,6 +60,23 @@ small = difffuzz.minimise(quick, '64', prog, time.monotonic() - 1)
 check(len(small) == 40, "a shrink whose deadline has passed returns the program as it is")
 small = difffuzz.minimise(quick, '64', prog)
 check(small == [prog[0], prog[-1]], "without a deadline the shrink finds the two ops (%s)" % small)
+
+# An emulated run out of time is a difference only where the native one
+# ended well inside it; a slow native run's status still compares.
+compare, slow = difffuzz.Runner.compare, difffuzz.SlowStatus
+check(compare((b'', b'', slow(139)), (b'', b'', 'timeout')) is None,
+      "a slow native run (139) against an emulated timeout is no difference")
+check(compare((b'', b'', 139), (b'', b'', 'timeout')) is not None,
+      "a quick native run (139) against an emulated timeout is a difference")
+check(compare((b'', b'', slow(0)), (b'', b'', 0)) is None and
+      compare((b'', b'', slow(0)), (b'', b'', 139)) is not None,
+      "a slow native run's status compares as the status")
+out = difffuzz.run1(['sh', '-c', 'sleep 0.3; exit 3'], '/tmp', timeout=2.0, native=True)
+check(isinstance(out[2], slow) and os.WEXITSTATUS(out[2]) == 3,
+      "a native leg past %g of its time is marked slow: %r" % (difffuzz.SLOW_NATIVE_SHARE,
+                                                               out[2]))
+out = difffuzz.run1(['true'], '/tmp', timeout=2.0, native=True)
+check(out[2] == 0 and not isinstance(out[2], slow), "a quick native leg is not: %r" % out[2])
 
 # hostcaps may say yes while exec still fails (a guest that is no program).
 difffuzz.runs_i386 = lambda emu: True
