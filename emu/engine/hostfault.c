@@ -15,6 +15,7 @@
 static _Thread_local struct {
     uc_engine *uc;
     uintptr_t lo, hi; /* the engine's window */
+    uint64_t faults;  /* handed to an engine, ever */
 } running;
 
 static const int fault_signals[] = { SIGSEGV, SIGBUS }; /* macOS gives SIGBUS for some */
@@ -48,7 +49,8 @@ static void on_host_fault(int sig, siginfo_t *info, void *context)
         /* Back out through the engine's longjmp, with the mask the fault
          * interrupted (SIGSEGV is blocked in here). */
         pthread_sigmask(SIG_SETMASK, &((ucontext_t *)context)->uc_sigmask, NULL);
-        uc_host_fault(running.uc, pc); /* does not return when the fault is the engine's */
+        running.faults++;
+        uc_host_fault(running.uc, pc, addr); /* does not return when the fault is the engine's */
     }
     for (size_t i = 0; i < G_N_ELEMENTS(fault_signals); i++) {
         if (fault_signals[i] != sig)
@@ -92,3 +94,5 @@ void hostfault_leave(void)
 {
     running.uc = NULL;
 }
+
+uint64_t hostfault_count(void) { return running.faults; }

@@ -25,4 +25,7 @@ err_t hostfault_install(void);
 void hostfault_enter(uc_engine *uc, uintptr_t base, size_t len);
 void hostfault_leave(void);
 
+/* Faults this thread's engines have taken so far (for tests and traces). */
+uint64_t hostfault_count(void);
+
 #endif

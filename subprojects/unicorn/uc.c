@@ -521,6 +521,9 @@ uc_err uc_close(uc_engine *uc)
 
     /* flatviews */
     g_hash_table_destroy(uc->flat_views);
+    if (uc->softmmu_pcs) {
+        g_hash_table_destroy(uc->softmmu_pcs);
+    }
 
     // During flatviews destruction, we may still access memory regions.
     // So we free them afterwards.
@@ -1585,13 +1588,13 @@ error:
 }
 
 UNICORN_EXPORT
-bool uc_host_fault(uc_engine *uc, uintptr_t host_pc)
+bool uc_host_fault(uc_engine *uc, uintptr_t host_pc, uintptr_t host_addr)
 {
     // Only an engine that has run can have faulted in its code.
     if (!uc->init_done || !uc->linear_base) {
         return false;
     }
-    return uc->host_fault(uc, host_pc);
+    return uc->host_fault(uc, host_pc, host_addr);
 }
 
 UNICORN_EXPORT

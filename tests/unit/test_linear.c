@@ -12,6 +12,7 @@
  * the instruction back through the soft TLB (seccomp-emu's handler,
  * uc_host_fault): the region serves it, or the guest faults at that
  * instruction. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -272,6 +273,70 @@ static void window_hole_served_by_the_region(void **state)
     rig_close(&r);
 }
 
+/* A block that meets the hole again and again is translated anew through
+ * the soft TLB: a few host faults, not one per access.
+ *   mov ecx, 1000; L: mov eax, [DATA_AT+0x1000]; add ebx, eax; dec ecx; jnz L */
+static void window_hole_met_often_goes_soft(void **state)
+{
+    (void)state;
+    faults_to_the_engine();
+    static const uint8_t code[] = {
+        0xb9, 0xe8, 0x03, 0x00, 0x00,
+        0xa1, 0x00, 0x10, 0x02, 0x00,
+        0x01, 0xc3,
+        0x49,
+        0x75, 0xf6,
+    };
+    struct rig r;
+    rig_open(&r, code, sizeof(code));
+    put32(r.region + DATA_AT + 0x1000, 3);
+    if (set_base(&r)) {
+        uint64_t before = hostfault_count();
+        assert_int_equal(run_with_faults(&r, USER_AT + sizeof(code)), UC_ERR_OK);
+        uint64_t faults = hostfault_count() - before;
+        assert_int_equal(r.intno, -1);
+        assert_int_equal(reg32(r.uc, UC_X86_REG_EBX), 3000);
+        /* The first block once; the loop's block once, then three times
+         * again on the page (HOST_FAULTS_SOFTMMU). */
+        if (faults < 1 || faults > 5)
+            fail_msg("%" PRIu64 " host faults for 1000 accesses", faults);
+    }
+    rig_close(&r);
+}
+
+/* ... but one that meets a new page each time keeps its direct accesses
+ * (a page's first write, stack growth: the window holds the page after).
+ *   mov esi, DATA_AT+0x1000; mov ecx, 16;
+ *   L: mov eax, [esi]; add ebx, eax; add esi, 0x1000; dec ecx; jnz L */
+static void window_holes_page_after_page_stay_direct(void **state)
+{
+    (void)state;
+    faults_to_the_engine();
+    static const uint8_t code[] = {
+        0xbe, 0x00, 0x10, 0x02, 0x00,
+        0xb9, 0x10, 0x00, 0x00, 0x00,
+        0x8b, 0x06,
+        0x01, 0xc3,
+        0x81, 0xc6, 0x00, 0x10, 0x00, 0x00,
+        0x49,
+        0x75, 0xf3,
+    };
+    struct rig r;
+    rig_open(&r, code, sizeof(code));
+    for (unsigned i = 1; i <= 16; i++)
+        put32(r.region + DATA_AT + 0x1000 * i, i);
+    if (set_base(&r)) {
+        uint64_t before = hostfault_count();
+        assert_int_equal(run_with_faults(&r, USER_AT + sizeof(code)), UC_ERR_OK);
+        uint64_t faults = hostfault_count() - before;
+        assert_int_equal(r.intno, -1);
+        assert_int_equal(reg32(r.uc, UC_X86_REG_EBX), 16 * 17 / 2);
+        if (faults != 16)
+            fail_msg("%" PRIu64 " host faults for 16 pages: the block went soft", faults);
+    }
+    rig_close(&r);
+}
+
 /* Nothing at all there: the guest's fault, at the faulting instruction,
  * for a load, a store, and a load that straddles 4 GiB into the guard. */
 static void unmapped_faults_at_the_instruction(void **state)
@@ -422,6 +487,8 @@ int main(void)
         cmocka_unit_test(memory_hook_keeps_the_region),
         cmocka_unit_test(misaligned_movaps_faults),
         cmocka_unit_test(window_hole_served_by_the_region),
+        cmocka_unit_test(window_hole_met_often_goes_soft),
+        cmocka_unit_test(window_holes_page_after_page_stay_direct),
         cmocka_unit_test(unmapped_faults_at_the_instruction),
         cmocka_unit_test(code_written_directly_runs_new),
         cmocka_unit_test(data_on_a_code_page),

@@ -147,7 +147,7 @@ typedef uc_err (*uc_gen_tb_t)(struct uc_struct *uc, uint64_t pc, uc_tb *out_tb);
 typedef uc_tcg_flush_tlb uc_tb_flush_t;
 
 // seccomp-emu: a host fault in generated code (uc_host_fault)
-typedef bool (*uc_host_fault_t)(struct uc_struct *uc, uintptr_t host_pc);
+typedef bool (*uc_host_fault_t)(struct uc_struct *uc, uintptr_t host_pc, uintptr_t host_addr);
 
 typedef uc_err (*uc_set_tlb_t)(struct uc_struct *uc, int mode);
 
@@ -391,6 +391,10 @@ struct uc_struct {
     // seccomp-emu: the host code generator has a base register for it
     // (set when the prologue is generated)
     bool linear_capable;
+    // seccomp-emu: guest pcs of blocks whose direct accesses kept meeting
+    // pages the linear mapping does not hold: translated again, they take
+    // the soft TLB (cpu_host_fault); NULL until the first
+    GHashTable *softmmu_pcs;
     // seccomp-emu: the TLB fill in progress is for a user-privilege access
     // (UC_CTL_TLB_FILL_USER)
     bool tlb_fill_user;

@@ -1475,7 +1475,7 @@ uc_err uc_context_free(uc_context *context);
   (UC_CTL_LINEAR_BASE) by this engine's generated code.  Call it from the
   host's SIGSEGV/SIGBUS handler, on the thread inside uc_emu_start(), after
   restoring the signal mask the handler interrupted, with the host pc of the
-  faulting instruction.  The guest state goes back to the start of the
+  faulting instruction and the host address it reached.  The guest state goes back to the start of the
   faulting guest instruction, which then runs again through the soft TLB:
   the access is served, or the guest's fault is raised as for any refused
   TLB fill.  Does not return then.
@@ -1484,7 +1484,7 @@ uc_err uc_context_free(uc_context *context);
   the engine's).
 */
 UNICORN_EXPORT
-bool uc_host_fault(uc_engine *uc, uintptr_t host_pc);
+bool uc_host_fault(uc_engine *uc, uintptr_t host_pc, uintptr_t host_addr);
 
 #ifdef __cplusplus
 }

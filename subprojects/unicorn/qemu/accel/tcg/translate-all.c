@@ -380,8 +380,21 @@ bool cpu_restore_state(CPUState *cpu, uintptr_t host_pc, bool will_exit)
  * (CF_PARALLEL is off in parallel_step_atomic()'s block, which must not go
  * parallel again).  Does not return when the fault is the engine's; false
  * when host_pc is in no block of it.
+ *
+ * A block that faults again on a page it faulted on before reaches memory
+ * the mapping does not hold (shared memory, pages past an object), where a
+ * host fault per access would cost a thousand times the access.  At the
+ * third such fault its pc joins softmmu_pcs, which the front end
+ * translates through the soft TLB, and the block goes (as
+ * cpu_io_recompile() drops one).  A page's first write or stack growth
+ * costs a fault once, after which the mapping holds the page: a block that
+ * meets them on page after page (a memset of fresh buffers) keeps its
+ * direct accesses.  The last four pages are remembered: a loop over a
+ * shared page, or a random walk over a thousand of them, comes back to
+ * one of them soon enough.
  */
-bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc)
+#define HOST_FAULTS_SOFTMMU 3
+bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc, uintptr_t host_addr)
 {
     CPUState *cpu = uc->cpu;
     TCGContext *tcg_ctx = uc->tcg_ctx;
@@ -398,6 +411,23 @@ bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc)
     }
     cpu->cflags_next_tb = (tb_cflags(tb) & (CF_PARALLEL | CF_USE_ICOUNT | CF_CLUSTER_MASK)) |
                           CF_SOFTMMU | 1;
+    /* 4 KiB pages: the mapping holds each guest page or not. */
+    uint32_t page = (uint32_t)((host_addr - uc->linear_base) >> 12);
+    bool again = false;
+    for (int i = 0; i < ARRAY_SIZE(tb->host_fault_pages); i++) {
+        again |= tb->host_fault_pages[i] == page + 1;
+    }
+    if (!again) {
+        memmove(tb->host_fault_pages + 1, tb->host_fault_pages,
+                sizeof(tb->host_fault_pages) - sizeof(tb->host_fault_pages[0]));
+        tb->host_fault_pages[0] = page + 1; /* 0: none */
+    } else if (!(tb_cflags(tb) & CF_SOFTMMU) && ++tb->host_faults >= HOST_FAULTS_SOFTMMU) {
+        if (!uc->softmmu_pcs) {
+            uc->softmmu_pcs = g_hash_table_new(NULL, NULL); /* pointer keys */
+        }
+        g_hash_table_insert(uc->softmmu_pcs, (gpointer)(uintptr_t)tb->pc, (gpointer)1);
+        tb_phys_invalidate(tcg_ctx, tb, -1);
+    }
     cpu_loop_exit_noexc(cpu);
 }
 
@@ -1803,6 +1833,8 @@ TranslationBlock *tb_gen_code(CPUState *cpu,
     tb->cs_base = cs_base;
     tb->flags = flags;
     tb->cflags = cflags;
+    tb->host_faults = 0;
+    memset(tb->host_fault_pages, 0, sizeof(tb->host_fault_pages));
     tb->orig_tb = NULL;
     tb->trace_vcpu_dstate = *cpu->trace_dstate;
     tcg_ctx->tb_cflags = cflags;

@@ -55,7 +55,7 @@ void restore_state_to_opc(CPUArchState *env, TranslationBlock *tb,
  */
 bool cpu_restore_state(CPUState *cpu, uintptr_t searched_pc, bool will_exit);
 /* seccomp-emu: a host fault in generated code (uc_host_fault) */
-bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc);
+bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc, uintptr_t host_addr);
 
 void QEMU_NORETURN cpu_loop_exit_noexc(CPUState *cpu);
 void QEMU_NORETURN cpu_io_recompile(CPUState *cpu, uintptr_t retaddr);
@@ -317,6 +317,11 @@ struct TranslationBlock {
     uint16_t size;      /* size of target code for this block (1 <=
                            size <= TARGET_PAGE_SIZE) */
     uint16_t icount;
+    /* seccomp-emu: host faults of its direct accesses on a page they had
+     * faulted on before, and the last pages they faulted on, as 4 KiB
+     * pages from the linear base (cpu_host_fault) */
+    uint16_t host_faults;
+    uint32_t host_fault_pages[4];
     uint32_t cflags;    /* compile flags */
 #define CF_COUNT_MASK  0x00007fff
 #define CF_LAST_IO     0x00008000 /* Last insn may be an IO access.  */
