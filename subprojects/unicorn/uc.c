@@ -2822,14 +2822,35 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
             uint64_t base = va_arg(args, uint64_t);
             if (base && (!uc->linear_capable || (uintptr_t)base != base)) {
                 err = UC_ERR_ARG;
-            } else if ((uintptr_t)base != uc->linear_base) {
+            } else if ((uintptr_t)base != uc->linear_base || uc->linear_table) {
                 // Translations made with the other base (or none) read
                 // the wrong place: every one goes.
                 uc->linear_base = (uintptr_t)base;
+                uc->linear_table = false;
                 uc->tb_flush(uc);
             }
         } else {
-            *va_arg(args, uint64_t *) = uc->linear_base;
+            *va_arg(args, uint64_t *) = uc->linear_table ? 0 : uc->linear_base;
+        }
+
+        restore_jit_state(uc);
+        break;
+
+    case UC_CTL_LINEAR_TABLE:
+
+        UC_INIT(uc);
+
+        if (rw == UC_CTL_IO_WRITE) {
+            uint64_t *table = va_arg(args, uint64_t *);
+            if (table && (!uc->linear_capable || table[UC_LINEAR_SLOTS] != 0)) {
+                err = UC_ERR_ARG;
+            } else if ((uintptr_t)table != uc->linear_base || !uc->linear_table) {
+                uc->linear_base = (uintptr_t)table;
+                uc->linear_table = table != NULL;
+                uc->tb_flush(uc);
+            }
+        } else {
+            err = UC_ERR_ARG;
         }
 
         restore_jit_state(uc);

@@ -83,6 +83,13 @@ static uint32_t reg32(uc_engine *uc, int reg)
     return v;
 }
 
+static uint64_t reg64(uc_engine *uc, int reg)
+{
+    uint64_t v = 0;
+    assert_int_equal(uc_reg_read(uc, reg, &v), UC_ERR_OK);
+    return v;
+}
+
 static void set_reg(uc_engine *uc, int reg, uint64_t v)
 {
     assert_int_equal(uc_reg_write(uc, reg, &v), UC_ERR_OK);
@@ -479,6 +486,220 @@ static void misaligned_movaps_faults(void **state)
     }
 }
 
+/* ---- 64-bit guests: a table of slots (UC_CTL_LINEAR_TABLE) ----
+ * Guest 0 .. GUEST_SIZE is the engine's region, as above, in slot 0, whose
+ * offset sends user accesses to `window` (here only GUEST_SIZE and a guard:
+ * every access the code makes lies there); guest SLOT1 is a second region,
+ * in slot 1, which the table leaves to the soft TLB. */
+#define SLOT1 ((uint64_t)1 << UC_LINEAR_SLOT_BITS)
+#define SEL_USER_CS64 0x1b
+
+struct rig64 {
+    uc_engine *uc;
+    uint8_t *region, *far, *window;
+    uint64_t table[UC_LINEAR_SLOTS + 1];
+    int intno;
+};
+
+static void on_intr64(uc_engine *uc, uint32_t intno, void *user)
+{
+    struct rig64 *r = user;
+    r->intno = (int)intno;
+    uc_emu_stop(uc);
+}
+
+static void rig64_open(struct rig64 *r, const uint8_t *user_code, size_t len)
+{
+    memset(r, 0, sizeof(*r));
+    r->intno = -1;
+    r->region = aligned_alloc(4096, GUEST_SIZE);
+    r->far = aligned_alloc(4096, 0x1000);
+    assert_non_null(r->region);
+    assert_non_null(r->far);
+    memset(r->region, 0, GUEST_SIZE);
+    memset(r->far, 0, 0x1000);
+    void *w = mmap(NULL, GUEST_SIZE + GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANON, -1, 0);
+    assert_true(w != MAP_FAILED);
+    r->window = w;
+    assert_true(mmap(r->window + DATA_AT, 0x1000, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0) == r->window + DATA_AT);
+
+    /* null, kernel code (64-bit), kernel data, user code (64-bit), user data */
+    uint64_t gdt[5] = { 0, 0x00af9a000000ffffull, 0x00cf92000000ffffull, 0x00affa000000ffffull,
+                        0x00cff2000000ffffull };
+    memcpy(r->region + GDT_AT, gdt, sizeof(gdt));
+    /* mov eax, [DATA_AT]; mov esi, eax; iretq */
+    static const uint8_t stub[] = { 0x8b, 0x04, 0x25, 0x00, 0x00, 0x02, 0x00, 0x89, 0xc6,
+                                    0x48, 0xcf };
+    memcpy(r->region + STUB_AT, stub, sizeof(stub));
+    uint64_t frame[5] = { USER_AT, SEL_USER_CS64, 0x202, USER_STACK, SEL_USER_DS };
+    memcpy(r->region + FRAME_AT, frame, sizeof(frame));
+    memcpy(r->region + USER_AT, user_code, len);
+    for (unsigned i = 0; i < 8; i++) {
+        put32(r->region + DATA_AT + 4 * i, region_marker + i);
+        put32(r->window + DATA_AT + 4 * i, window_marker + i);
+    }
+    put32(r->far, 0x66617221);
+
+    assert_int_equal(uc_open(UC_ARCH_X86, UC_MODE_64, &r->uc), UC_ERR_OK);
+    assert_int_equal(uc_mem_map_ptr(r->uc, 0, GUEST_SIZE, UC_PROT_ALL, r->region), UC_ERR_OK);
+    assert_int_equal(uc_mem_map_ptr(r->uc, SLOT1, 0x1000, UC_PROT_ALL, r->far), UC_ERR_OK);
+    uc_x86_mmr gdtr = { .base = GDT_AT, .limit = sizeof(gdt) - 1 };
+    assert_int_equal(uc_reg_write(r->uc, UC_X86_REG_GDTR, &gdtr), UC_ERR_OK);
+    set_reg(r->uc, UC_X86_REG_SS, SEL_KERNEL_DS);
+    set_reg(r->uc, UC_X86_REG_CS, SEL_KERNEL_CS);
+    set_reg(r->uc, UC_X86_REG_DS, SEL_USER_DS);
+    set_reg(r->uc, UC_X86_REG_RSP, FRAME_AT);
+    uc_hook h;
+    assert_int_equal(uc_hook_add(r->uc, &h, UC_HOOK_INTR, (void *)on_intr64, r, 1, 0), UC_ERR_OK);
+}
+
+static void rig64_close(struct rig64 *r)
+{
+    assert_int_equal(uc_close(r->uc), UC_ERR_OK);
+    munmap(r->window, GUEST_SIZE + GUARD);
+    free(r->region);
+    free(r->far);
+}
+
+/* Slot 0 through the window, where the host has a register for it. */
+static bool set_table(struct rig64 *r)
+{
+    r->table[0] = (uint64_t)(uintptr_t)r->window;
+    uc_err e = uc_ctl_linear_table(r->uc, r->table);
+#if defined(__x86_64__) || defined(_M_X64)
+    assert_int_equal(e, UC_ERR_OK);
+    return true;
+#else
+    assert_int_equal(e, UC_ERR_ARG);
+    return false;
+#endif
+}
+
+static uc_err run64(struct rig64 *r, uint64_t until)
+{
+    hostfault_enter(r->uc, (uintptr_t)r->window, GUEST_SIZE + GUARD);
+    uc_err e = uc_emu_start(r->uc, STUB_AT, until, 0, 0);
+    hostfault_leave();
+    return e;
+}
+
+/* CPL 3, 64-bit:
+ *   mov eax, [DATA_AT]; mov dword [DATA_AT+4], 0x11223344
+ *   mov rcx, SLOT1; mov ebx, [rcx]; mov dword [rcx+4], 5
+ *   mov edx, [DATA_AT+0x1000]   (a page the window does not hold) */
+static const uint8_t slot_accesses[] = {
+    0x8b, 0x04, 0x25, 0x00, 0x00, 0x02, 0x00,
+    0xc7, 0x04, 0x25, 0x04, 0x00, 0x02, 0x00, 0x44, 0x33, 0x22, 0x11,
+    0x48, 0xb9, 0, 0, 0, 0, 0, 0x01, 0, 0,
+    0x8b, 0x19,
+    0xc7, 0x41, 0x04, 0x05, 0x00, 0x00, 0x00,
+    0x8b, 0x14, 0x25, 0x00, 0x10, 0x02, 0x00,
+};
+
+static void slots_reach_the_window(void **state)
+{
+    (void)state;
+    faults_to_the_engine();
+    struct rig64 r;
+    rig64_open(&r, slot_accesses, sizeof(slot_accesses));
+    put32(r.region + DATA_AT + 0x1000, 0x686f6c65);
+    bool table = set_table(&r);
+    assert_int_equal(run64(&r, USER_AT + sizeof(slot_accesses)), UC_ERR_OK);
+    assert_int_equal(r.intno, -1);
+    /* CPL 0 reads the region either way; slot 1 has no offset: the region. */
+    assert_int_equal(reg32(r.uc, UC_X86_REG_ESI), region_marker);
+    assert_int_equal(reg32(r.uc, UC_X86_REG_EBX), 0x66617221);
+    assert_int_equal(get32(r.far + 4), 5);
+    /* The hole: the region serves it, through a host fault or the TLB. */
+    assert_int_equal(reg32(r.uc, UC_X86_REG_EDX), 0x686f6c65);
+    if (table) {
+        assert_int_equal(reg32(r.uc, UC_X86_REG_EAX), window_marker);
+        assert_int_equal(get32(r.window + DATA_AT + 4), 0x11223344);
+        assert_int_equal(get32(r.region + DATA_AT + 4), region_marker + 1);
+    } else {
+        assert_int_equal(reg32(r.uc, UC_X86_REG_EAX), region_marker);
+    }
+    rig64_close(&r);
+}
+
+/* Taken back, the table leaves everything to the region. */
+static void no_table_keeps_the_region(void **state)
+{
+    (void)state;
+    struct rig64 r;
+    rig64_open(&r, slot_accesses, sizeof(slot_accesses));
+    put32(r.region + DATA_AT + 0x1000, 0x686f6c65);
+    if (set_table(&r))
+        assert_int_equal(uc_ctl_linear_table(r.uc, NULL), UC_ERR_OK);
+    assert_int_equal(run64(&r, USER_AT + sizeof(slot_accesses)), UC_ERR_OK);
+    assert_int_equal(reg32(r.uc, UC_X86_REG_EAX), region_marker);
+    assert_int_equal(get32(r.region + DATA_AT + 4), 0x11223344);
+    assert_int_equal(get32(r.window + DATA_AT + 4), window_marker + 1);
+    rig64_close(&r);
+}
+
+/* Addresses no slot holds: non-canonical, the upper half, past the
+ * table's slots (each from the table's last entry), and a slot without an
+ * offset: the soft TLB's answer, as without the table (whatever that is in
+ * this rig, which has no paging: seccomp-emu's TLB fill makes it the
+ * kernel's).
+ *   mov rcx, ADDR; mov ebx, [rcx] */
+static void addresses_past_the_slots(void **state)
+{
+    (void)state;
+    static const uint64_t addrs[] = { 0x0000800000000000ull, 0xffff800000000000ull,
+                                      0x8000000000000000ull, 0x00007fffffff0000ull,
+                                      0x0000020000000000ull };
+    for (size_t i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
+        uint8_t code[12] = { 0x48, 0xb9 };
+        memcpy(code + 2, &addrs[i], 8);
+        code[10] = 0x8b;
+        code[11] = 0x19;
+        uc_err err[2];
+        int intno[2];
+        uint64_t rip[2];
+        for (int with_table = 0; with_table < 2; with_table++) {
+            struct rig64 r;
+            rig64_open(&r, code, sizeof(code));
+            if (with_table)
+                set_table(&r);
+            err[with_table] = run64(&r, USER_AT + sizeof(code));
+            intno[with_table] = r.intno;
+            rip[with_table] = reg64(r.uc, UC_X86_REG_RIP);
+            rig64_close(&r);
+        }
+        if (err[0] != err[1] || intno[0] != intno[1] || rip[0] != rip[1])
+            fail_msg("0x%" PRIx64 ": without the table %d/%d at 0x%" PRIx64 ", with %d/%d at 0x%"
+                     PRIx64, addrs[i], err[0], intno[0], rip[0], err[1], intno[1], rip[1]);
+    }
+}
+
+/* A store past the window's last byte into its guard: the host faults,
+ * and the region's byte is the one written.
+ *   mov dword [GUEST_SIZE-2], 0x55667788 */
+static void store_into_the_guard(void **state)
+{
+    (void)state;
+    faults_to_the_engine();
+    static const uint8_t code[] = { 0xc7, 0x04, 0x25, 0xfe, 0xff, 0x03, 0x00,
+                                    0x88, 0x77, 0x66, 0x55 };
+    struct rig64 r;
+    rig64_open(&r, code, sizeof(code));
+    if (set_table(&r)) {
+        /* The window's last page held, its guard not. */
+        assert_true(mmap(r.window + GUEST_SIZE - 0x1000, 0x1000, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0) ==
+                    r.window + GUEST_SIZE - 0x1000);
+        uc_err e = run64(&r, USER_AT + sizeof(code));
+        /* The region ends at GUEST_SIZE too: the guest's own fault. */
+        assert_int_equal(e, UC_ERR_WRITE_UNMAPPED);
+        assert_int_equal(reg64(r.uc, UC_X86_REG_RIP), USER_AT);
+        assert_int_equal(get32(r.window + GUEST_SIZE - 4) >> 16, 0);
+    }
+    rig64_close(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +713,10 @@ int main(void)
         cmocka_unit_test(unmapped_faults_at_the_instruction),
         cmocka_unit_test(code_written_directly_runs_new),
         cmocka_unit_test(data_on_a_code_page),
+        cmocka_unit_test(slots_reach_the_window),
+        cmocka_unit_test(no_table_keeps_the_region),
+        cmocka_unit_test(addresses_past_the_slots),
+        cmocka_unit_test(store_into_the_guard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

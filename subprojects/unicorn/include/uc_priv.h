@@ -384,6 +384,9 @@ struct uc_struct {
     // memory (UC_CTL_LINEAR_BASE); 0: none.  The prologue loads it into the
     // host code generator's base register at every entry to generated code.
     uintptr_t linear_base;
+    // seccomp-emu: linear_base is a table of slot offsets of a 64-bit
+    // guest's memory (UC_CTL_LINEAR_TABLE), not a base
+    bool linear_table;
     // seccomp-emu: told which pages hold translated blocks
     // (UC_CTL_CODE_PAGE_HOOK)
     uc_cb_code_page_t code_page_cb;

@@ -671,7 +671,29 @@ typedef enum uc_control_type {
     // blocks (uc_cb_code_page_t); NULL: none.
     // Write: @args = (uc_cb_code_page_t, void *user_data)
     UC_CTL_CODE_PAGE_HOOK,
+    // seccomp-emu: a linear mapping of a 64-bit guest's memory in slots of
+    // 2^UC_LINEAR_SLOT_BITS bytes.  @args is a table of
+    // UC_LINEAR_SLOTS + 1 host offsets, the last 0: a guest load or store
+    // at CPL 3 in 64-bit code, with no memory hook installed, at an address
+    // whose slot (address >> UC_LINEAR_SLOT_BITS, as the last when larger)
+    // has a non-zero offset becomes one host access at address + offset;
+    // any other takes the soft TLB, as does one that needs alignment and
+    // is misaligned.  The caller keeps each slot's host range, and a guard
+    // page past it, mapped so that it mirrors the guest's memory, and turns
+    // the host's faults there back into guest faults.  The table is read
+    // at each access: the caller may change an entry while the engine is
+    // stopped, but an entry it makes 0 must stay mirrored until every
+    // translation is gone.  NULL (or UC_CTL_LINEAR_BASE) turns it off.
+    // Flushes every translation.  Refused (UC_ERR_ARG) where the host code
+    // generator has no base register for it.
+    // Write: @args = (uint64_t *)
+    UC_CTL_LINEAR_TABLE,
 } uc_control_type;
+
+// seccomp-emu: UC_CTL_LINEAR_TABLE's slots: 1 TiB each, 128 of them
+// covering x86-64's lower half.
+#define UC_LINEAR_SLOT_BITS 40
+#define UC_LINEAR_SLOTS 128
 
 /*
 
@@ -774,6 +796,8 @@ See sample_ctl.c for a detailed example.
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_LINEAR_BASE, 1), (uint64_t)(base))
 #define uc_ctl_get_linear_base(uc, base)                                       \
     uc_ctl(uc, UC_CTL_READ(UC_CTL_LINEAR_BASE, 1), (base))
+#define uc_ctl_linear_table(uc, table)                                         \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_LINEAR_TABLE, 1), (uint64_t *)(table))
 #define uc_ctl_code_page_hook(uc, cb, user)                                    \
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_CODE_PAGE_HOOK, 2), (uc_cb_code_page_t)(cb), (void *)(user))
 

@@ -7778,12 +7778,15 @@ static void i386_tr_init_disas_context(DisasContextBase *dcbase, CPUState *cpu)
     dc->repz_opt = !dc->jmp_opt && !(tb_cflags(dc->base.tb) & CF_USE_ICOUNT);
     /* seccomp-emu: with a linear mapping (UC_CTL_LINEAR_BASE), the user
      * accesses of 16- and 32-bit code go straight to host memory; 64-bit
-     * code's addresses do not fit the 4 GiB window, CPL 0 (seccomp-emu's
+     * code's addresses do not fit the 4 GiB window, but do a table of
+     * slots (UC_CTL_LINEAR_TABLE), where 32-bit code's take the soft TLB
+     * (a 64-bit process's far jump to a 32-bit segment); CPL 0 (seccomp-emu's
      * own stubs) reads pages kept off it, and a block retried after a host
      * fault the window could not serve (CF_SOFTMMU), or one that met such
      * faults again and again (softmmu_pcs), takes the soft TLB. */
     tcg_ctx->direct_mmu_idx = -1;
-    if (cpu->uc->linear_base && dc->cpl == 3 && !CODE64(dc) &&
+    if (cpu->uc->linear_base && dc->cpl == 3 &&
+        (cpu->uc->linear_table ? CODE64(dc) : !CODE64(dc)) &&
         !(tb_cflags(dc->base.tb) & CF_SOFTMMU) &&
         !(cpu->uc->softmmu_pcs &&
           g_hash_table_lookup(cpu->uc->softmmu_pcs, (gpointer)(uintptr_t)dc->base.pc_first))) {

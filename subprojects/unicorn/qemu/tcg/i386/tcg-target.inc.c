@@ -1812,9 +1812,8 @@ static void add_qemu_ldst_label(TCGContext *s, bool is_ld, bool is_64,
     label->addrhi_reg = addrhi;
     label->raddr = raddr;
     label->label_ptr[0] = label_ptr[0];
-    if (TARGET_LONG_BITS > TCG_TARGET_REG_BITS) {
-        label->label_ptr[1] = label_ptr[1];
-    }
+    /* seccomp-emu: also a linear access's second jump (tcg_out_linear_addr) */
+    label->label_ptr[1] = label_ptr[1];
 }
 
 /*
@@ -1830,7 +1829,7 @@ static bool tcg_out_qemu_ld_slow_path(TCGContext *s, TCGLabelQemuLdst *l)
 
     /* resolve label address */
     tcg_patch32(label_ptr[0], s->code_ptr - label_ptr[0] - 4);
-    if (TARGET_LONG_BITS > TCG_TARGET_REG_BITS) {
+    if (label_ptr[1]) {
         tcg_patch32(label_ptr[1], s->code_ptr - label_ptr[1] - 4);
     }
 
@@ -1915,7 +1914,7 @@ static bool tcg_out_qemu_st_slow_path(TCGContext *s, TCGLabelQemuLdst *l)
 
     /* resolve label address */
     tcg_patch32(label_ptr[0], s->code_ptr - label_ptr[0] - 4);
-    if (TARGET_LONG_BITS > TCG_TARGET_REG_BITS) {
+    if (label_ptr[1]) {
         tcg_patch32(label_ptr[1], s->code_ptr - label_ptr[1] - 4);
     }
 
@@ -2074,19 +2073,32 @@ static void tcg_out_qemu_ld_direct(TCGContext *s, TCGReg datalo, TCGReg datahi,
 }
 
 /*
- * seccomp-emu: a linear guest mapping (UC_CTL_LINEAR_BASE).  For the mmu
- * index the front end named (a 32-bit guest's user accesses), the address
- * is truncated to 32 bits in L1 and the access made at [L1 + base], one host
- * instruction as in QEMU user mode.  Safe by construction: whatever the
- * address register holds, the access lands in [base, base + 4 GiB + 8),
- * which the caller keeps reserved.  An access that needs alignment tests
- * it first and goes to the soft-TLB slow path when misaligned, which
- * raises the guest's fault.  Returns false (nothing emitted) for the
- * soft-TLB sequence; else label_ptr[0] is the jump to the slow path, or
- * NULL when there is none.
+ * seccomp-emu: a linear guest mapping.  For the mmu index the front end
+ * named (a guest's user accesses), the access is made at a host address
+ * computed without the soft TLB, *base + *index, as in QEMU user mode.
+ *
+ * UC_CTL_LINEAR_BASE (a 32-bit guest): the address truncated to 32 bits in
+ * L1, then [L1 + base], one host instruction.  Safe by construction:
+ * whatever the address register holds, the access lands in [base, base +
+ * 4 GiB + 8), which the caller keeps reserved.
+ *
+ * UC_CTL_LINEAR_TABLE (a 64-bit guest): the slot's offset from the table in
+ * the base register, the slot taken as the table's last (0) when past it:
+ *     mov addr, L0; shr $40, L0; mov $128, L1d; cmp L1, L0; cmova L1, L0
+ *     mov (base, L0, 8), L0; mov addr, L1; test L0, L0; je slow
+ * then [addr + L0]: one dependent load, of a line the block's other
+ * accesses keep in the cache, and no branch on the address itself (the
+ * slow path wants the address in L1, as the soft TLB's leaves it).  Any address,
+ * non-canonical included, lands in a slot the caller holds (its guard page
+ * past it included) or goes to the soft TLB.
+ *
+ * An access that needs alignment tests it first and goes to the soft-TLB
+ * slow path when misaligned, which raises the guest's fault.  Returns
+ * false (nothing emitted) for the soft-TLB sequence; else label_ptr[0] and
+ * label_ptr[1] are the jumps to the slow path, NULL where there is none.
  */
 static bool tcg_out_linear_addr(TCGContext *s, TCGReg addrlo, MemOp opc, int mem_index,
-                                tcg_insn_unit **label_ptr)
+                                tcg_insn_unit **label_ptr, TCGReg *base, TCGReg *index)
 {
 #ifdef TCG_TARGET_LINEAR_BASE_REG
     unsigned a_bits = get_alignment_bits(opc);
@@ -2095,14 +2107,35 @@ static bool tcg_out_linear_addr(TCGContext *s, TCGReg addrlo, MemOp opc, int mem
         HOOK_EXISTS(s->uc, UC_HOOK_MEM_READ) || HOOK_EXISTS(s->uc, UC_HOOK_MEM_WRITE)) {
         return false;
     }
-    tcg_out_ext32u(s, TCG_REG_L1, addrlo);
-    label_ptr[0] = NULL;
+    label_ptr[0] = label_ptr[1] = NULL;
+    if (s->uc->linear_table) {
+        tcg_out_mov(s, TCG_TYPE_I64, TCG_REG_L0, addrlo);
+        tcg_out_shifti(s, SHIFT_SHR + P_REXW, TCG_REG_L0, UC_LINEAR_SLOT_BITS);
+        tcg_out_movi(s, TCG_TYPE_I32, TCG_REG_L1, UC_LINEAR_SLOTS);
+        tgen_arithr(s, ARITH_CMP + P_REXW, TCG_REG_L0, TCG_REG_L1);
+        tcg_out_cmov(s, TCG_COND_GTU, P_REXW, TCG_REG_L0, TCG_REG_L1);
+        tcg_out_modrm_sib_offset(s, OPC_MOVL_GvEv + P_REXW, TCG_REG_L0,
+                                 TCG_TARGET_LINEAR_BASE_REG, TCG_REG_L0, 3, 0);
+        /* The slow path takes the address in L1, its second argument. */
+        tcg_out_mov(s, TCG_TYPE_I64, TCG_REG_L1, addrlo);
+        tcg_out_modrm(s, OPC_TESTL + P_REXW, TCG_REG_L0, TCG_REG_L0);
+        tcg_out_opc(s, OPC_JCC_long + JCC_JE, 0, 0, 0);
+        label_ptr[0] = s->code_ptr;
+        s->code_ptr += 4;
+        *base = TCG_REG_L0;
+        *index = addrlo;
+    } else {
+        tcg_out_ext32u(s, TCG_REG_L1, addrlo);
+        *base = TCG_REG_L1;
+        *index = TCG_TARGET_LINEAR_BASE_REG;
+    }
     if (a_bits) {
-        /* test $a_mask, %l1d; jne slow_path */
-        tcg_out_modrm(s, OPC_GRP3_Ev, EXT3_TESTi, TCG_REG_L1);
+        /* test $a_mask, addr; jne slow_path (L1 holds the address's low
+         * bits in the window, the offset in a slot: the address itself) */
+        tcg_out_modrm(s, OPC_GRP3_Ev, EXT3_TESTi, s->uc->linear_table ? addrlo : TCG_REG_L1);
         tcg_out32(s, (1u << a_bits) - 1);
         tcg_out_opc(s, OPC_JCC_long + JCC_JNE, 0, 0, 0);
-        label_ptr[0] = s->code_ptr;
+        label_ptr[label_ptr[0] ? 1 : 0] = s->code_ptr;
         s->code_ptr += 4;
     }
     return true;
@@ -2121,7 +2154,7 @@ static void tcg_out_qemu_ld(TCGContext *s, const TCGArg *args, bool is64)
     TCGMemOpIdx oi;
     MemOp opc;
     int mem_index;
-    tcg_insn_unit *label_ptr[2];
+    tcg_insn_unit *label_ptr[2] = { NULL, NULL };
 
     datalo = *args++;
     datahi = (TCG_TARGET_REG_BITS == 32 && is64 ? *args++ : 0);
@@ -2133,9 +2166,9 @@ static void tcg_out_qemu_ld(TCGContext *s, const TCGArg *args, bool is64)
     mem_index = get_mmuidx(oi);
 
 #ifdef TCG_TARGET_LINEAR_BASE_REG
-    if (tcg_out_linear_addr(s, addrlo, opc, mem_index, label_ptr)) {
-        tcg_out_qemu_ld_direct(s, datalo, datahi, TCG_REG_L1, TCG_TARGET_LINEAR_BASE_REG, 0, 0,
-                               is64, opc);
+    TCGReg base, index;
+    if (tcg_out_linear_addr(s, addrlo, opc, mem_index, label_ptr, &base, &index)) {
+        tcg_out_qemu_ld_direct(s, datalo, datahi, base, index, 0, 0, is64, opc);
         if (label_ptr[0]) {
             add_qemu_ldst_label(s, true, is64, oi, datalo, datahi, addrlo, addrhi,
                                 s->code_ptr, label_ptr);
@@ -2243,7 +2276,7 @@ static void tcg_out_qemu_st(TCGContext *s, const TCGArg *args, bool is64)
     TCGMemOpIdx oi;
     MemOp opc;
     int mem_index;
-    tcg_insn_unit *label_ptr[2];
+    tcg_insn_unit *label_ptr[2] = { NULL, NULL };
 
     datalo = *args++;
     datahi = (TCG_TARGET_REG_BITS == 32 && is64 ? *args++ : 0);
@@ -2255,9 +2288,9 @@ static void tcg_out_qemu_st(TCGContext *s, const TCGArg *args, bool is64)
     mem_index = get_mmuidx(oi);
 
 #ifdef TCG_TARGET_LINEAR_BASE_REG
-    if (tcg_out_linear_addr(s, addrlo, opc, mem_index, label_ptr)) {
-        tcg_out_qemu_st_direct(s, datalo, datahi, TCG_REG_L1, TCG_TARGET_LINEAR_BASE_REG, 0, 0,
-                               opc);
+    TCGReg base, index;
+    if (tcg_out_linear_addr(s, addrlo, opc, mem_index, label_ptr, &base, &index)) {
+        tcg_out_qemu_st_direct(s, datalo, datahi, base, index, 0, 0, opc);
         if (label_ptr[0]) {
             add_qemu_ldst_label(s, false, is64, oi, datalo, datahi, addrlo, addrhi,
                                 s->code_ptr, label_ptr);
