@@ -1321,8 +1321,14 @@ static void notdirty_write(CPUState *cpu, vaddr mem_vaddr, unsigned size,
     // - have memory hooks installed
     // - or doing snapshot
     // , then never clean the tlb
+    /* seccomp-emu: nor while the page still holds blocks the store did not
+     * reach (code after a `rep movsb` that rewrote its next instruction):
+     * a writable entry would let later stores change their bytes without
+     * dropping them, and stale code would run.  QEMU keeps the flag until
+     * the page's last block goes (tlb_unprotect_code()). */
     if (!(cpu->uc->snapshot_level > 0 || mr->priority > 0) && 
-            !(HOOK_EXISTS(cpu->uc, UC_HOOK_MEM_READ) || HOOK_EXISTS(cpu->uc, UC_HOOK_MEM_WRITE))) {
+            !(HOOK_EXISTS(cpu->uc, UC_HOOK_MEM_READ) || HOOK_EXISTS(cpu->uc, UC_HOOK_MEM_WRITE)) &&
+            !((mr->perms & UC_PROT_EXEC) && tb_page_has_blocks(cpu->uc, ram_addr))) {
         tlb_set_dirty(cpu, mem_vaddr);
     }
 }

@@ -2103,6 +2103,15 @@ void tb_invalidate_phys_range(struct uc_struct *uc, ram_addr_t start, ram_addr_t
     page_collection_unlock(pages);
 }
 
+/* seccomp-emu: whether the page at ram address `addr` still holds blocks,
+ * for notdirty_write(), which must leave stores to it on the slow path
+ * until the last one goes. */
+bool tb_page_has_blocks(struct uc_struct *uc, tb_page_addr_t addr)
+{
+    PageDesc *p = page_find(uc, addr >> TARGET_PAGE_BITS);
+    return p && p->first_tb;
+}
+
 /* len must be <= 8 and start must be a multiple of len.
  * Called via softmmu_template.h when code areas are written to with
  * iothread mutex not held.
