@@ -99,6 +99,9 @@ static inline floatx80 helper_fldt(CPUX86State *env, target_ulong ptr,
     return temp.d;
 }
 
+static void x86_probe_store(CPUX86State *env, target_ulong addr, uint32_t size,
+                            uintptr_t ra);
+
 static inline void helper_fstt(CPUX86State *env, floatx80 f, target_ulong ptr,
                                uintptr_t retaddr)
 {
@@ -333,6 +336,9 @@ void helper_fldt_ST0(CPUX86State *env, target_ulong ptr)
 
 void helper_fstt_ST0(CPUX86State *env, target_ulong ptr)
 {
+    /* seccomp-emu: whole or not at all, as the CPU stores it (fstpt across
+     * into a page it may not write left 8 bytes written). */
+    x86_probe_store(env, ptr, 10, GETPC());
     helper_fstt(env, ST0, ptr, GETPC());
 }
 
@@ -688,6 +694,9 @@ void helper_fbst_ST0(CPUX86State *env, target_ulong ptr)
     target_ulong mem_ref, mem_end;
     int64_t val;
 
+    /* seccomp-emu: whole or not at all, the fault at the first byte the
+     * CPU cannot write (it stores the sign byte first, below) */
+    x86_probe_store(env, ptr, 10, GETPC());
     val = floatx80_to_int64(ST0, &env->fp_status);
     mem_ref = ptr;
     mem_end = mem_ref + 9;
