@@ -228,10 +228,13 @@ static bool via_stack_segment(const cs_x86_op *op)
 
 /* The faulting address within `page`, recovered from the instruction at
  * the program counter; *stack says whether it was an access through SS
- * (where a non-canonical address is #SS, not #GP). */
-static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, bool *stack)
+ * (where a non-canonical address is #SS, not #GP), *rmw whether a refused
+ * read was the read of an operand the instruction also writes. */
+static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, bool *stack,
+                              bool *rmw)
 {
     *stack = false;
+    *rmw = false;
     uint64_t pc = cpu_pc(t->cpu);
     if (type == UC_MEM_FETCH)
         return (pc & ~(PAGE_SIZE_LINUX - 1)) == page ? pc : page;
@@ -260,6 +263,10 @@ static uint64_t exact_address(struct task *t, uint64_t page, uc_mem_type type, b
             ea = (uint32_t)ea;
         found = hits(ea, op->size, page, &addr);
         *stack = found && via_stack_segment(op);
+        /* Capstone marks cmpxchg8b's operand read only. */
+        *rmw = found && type == UC_MEM_READ &&
+               ((op->access & CS_AC_WRITE) || insn->id == X86_INS_CMPXCHG8B ||
+                insn->id == X86_INS_CMPXCHG16B);
     }
     if (!found) {
         /* The stack accesses no operand names. */
@@ -313,8 +320,8 @@ bool fault_take(struct task *t, uc_err e)
     if (e != UC_ERR_EXCEPTION || !fill->pending)
         return false;
     fill->pending = false;
-    bool stack;
-    uint64_t addr = exact_address(t, fill->page, fill->type, &stack);
+    bool stack, rmw;
+    uint64_t addr = exact_address(t, fill->page, fill->type, &stack, &rmw);
     if (t->is64 && !canonical(addr)) {
         /* Real hardware refuses a non-canonical address before paging:
          * #SS through the stack segment, #GP otherwise. */
@@ -344,8 +351,11 @@ bool fault_take(struct task *t, uc_err e)
         if (!was_stack)
             why = NULL;
     }
+    /* The CPU reads an operand it will write (add to memory, xchg, a
+     * locked op, cmpxchg8b) with the intent to write: a fault there says
+     * "write" in the error code, as the kernel's SIGSEGV shows. */
     exception_page_fault(t, addr, v != NULL,
-                         fill->type == UC_MEM_WRITE   ? ACCESS_WRITE
+                         fill->type == UC_MEM_WRITE || rmw ? ACCESS_WRITE
                          : fill->type == UC_MEM_FETCH ? ACCESS_FETCH
                                                   : ACCESS_READ,
                          why);
