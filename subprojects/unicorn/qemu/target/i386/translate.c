@@ -7860,16 +7860,20 @@ static void i386_tr_translate_insn(DisasContextBase *dcbase, CPUState *cpu)
            the flag and abort the translation to give the irqs a
            chance to happen */
         dc->base.is_jmp = DISAS_TOO_MANY;
-    } else if ((tb_cflags(dc->base.tb) & CF_USE_ICOUNT)
-               && ((pc_next & TARGET_PAGE_MASK)
+    } else if ((pc_next & TARGET_PAGE_MASK)
                    != ((pc_next + TARGET_MAX_INSN_SIZE - 1)
                        & TARGET_PAGE_MASK)
-                   || (pc_next & ~TARGET_PAGE_MASK) == 0)) {
+                   || (pc_next & ~TARGET_PAGE_MASK) == 0) {
         /* Do not cross the boundary of the pages in icount mode,
            it can cause an exception. Do it only when boundary is
            crossed by the first instruction in the block.
            If current instruction already crossed the bound - it's ok,
            because an exception hasn't stopped this code.
+           seccomp-emu: in every mode.  A fetch refused while translating
+           is reported at the block's start, so the instructions before
+           the one on the next page never ran and the signal's eip was
+           theirs (code running into an unmapped page: SIGSEGV with eip
+           at the page, after the instructions before it ran, natively).
          */
         dc->base.is_jmp = DISAS_TOO_MANY;
     } else if ((pc_next - dc->base.pc_first) >= (TARGET_PAGE_SIZE - 32)) {
