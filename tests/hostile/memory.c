@@ -643,6 +643,22 @@ static void kernel_writes(void)
     report("pread across the end", SYS4(NR_pread64_LINUX, fd, AREA + PAGE - 6, 8, 0x200));
     callp("call at the end", AREA + PAGE - 6);
     SYS1(NR_close_LINUX, fd);
+    /* /dev/zero over the immediate; readv into two code pages at once. */
+    anon_at(AREA + PAGE, PAGE, RWX);
+    put_ret(AREA, 0x11111111);
+    put_ret(AREA + PAGE, 0x22222222);
+    callp("call", AREA);
+    callp("call", AREA + PAGE);
+    long z = SYS2(NR_open_LINUX, "/dev/zero", 0);
+    report("read from /dev/zero", SYS3(NR_read_LINUX, z, AREA + 2, 2));
+    callp("call", AREA);
+    SYS1(NR_close_LINUX, z);
+    u8 c5[] = { 5, 5, 6, 6 };
+    SYS3(NR_write_LINUX, p[1], c5, sizeof(c5));
+    ulong iov[4] = { AREA + 1, 2, AREA + PAGE + 1, 2 };
+    report("readv from a pipe", SYS3(NR_readv_LINUX, p[0], iov, 2));
+    callp("call", AREA);
+    callp("call", AREA + PAGE);
 }
 
 /* --------------------------------------------------- 5. self-modifying code */
