@@ -365,6 +365,13 @@ struct uc_struct {
 
     int size_recur_mem; // size for mem access when in a recursive call
 
+    /* seccomp-emu: while UC_HOOK_MEM_WRITE hooks run, the store's return
+     * address in the block (else 0); set when such a hook removed the
+     * running block from the cache (uc_ctl_remove_cache), so the store
+     * leaves it (store_helper()). */
+    uintptr_t hook_retaddr;
+    bool hook_tb_modified;
+
     bool init_tcg;       // already initialized local TCGv variables?
     bool stop_request;   // request to immediately stop emulation - for
                          // uc_emu_stop()

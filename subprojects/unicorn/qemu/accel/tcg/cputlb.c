@@ -2229,6 +2229,8 @@ store_helper(CPUArchState *env, target_ulong addr, uint64_t val,
     mr = uc->memory_mapping(uc, paddr);
 
     if (!uc->size_recur_mem) { // disabling write callback if in recursive call
+        uc->hook_retaddr = retaddr;
+        uc->hook_tb_modified = false;
         // Unicorn: callback on memory write
         HOOK_FOREACH(uc, hook, UC_HOOK_MEM_WRITE) {
             if (hook->to_delete)
@@ -2239,6 +2241,22 @@ store_helper(CPUArchState *env, target_ulong addr, uint64_t val,
             // the last callback may already asked to stop emulation
             if (uc->stop_request)
                 break;
+        }
+        uc->hook_retaddr = 0;
+        /* seccomp-emu: a hook dropped the block this store runs in (code
+         * written through another view of the page): as for a store that
+         * modifies its own block (tb_invalidate_phys_page_range__locked),
+         * the store runs again alone, and what follows it is translated
+         * from the new bytes. */
+        if (uc->hook_tb_modified) {
+            CPUState *cpu = env_cpu(env);
+            TranslationBlock *tb = tcg_tb_lookup(uc->tcg_ctx, retaddr);
+            uc->hook_tb_modified = false;
+            if (tb && (tb_cflags(tb) & CF_COUNT_MASK) != 1) {
+                cpu_restore_state(cpu, retaddr, true);
+                cpu->cflags_next_tb = 1 | curr_cflags(cpu);
+                cpu_loop_exit_noexc(cpu);
+            }
         }
     }
 

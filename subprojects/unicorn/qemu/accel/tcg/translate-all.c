@@ -1219,7 +1219,13 @@ static void uc_invalidate_tb(struct uc_struct *uc, uint64_t start_addr, size_t l
         return;
     }
 
+    /* seccomp-emu: from a memory write hook, the block the store runs in
+     * may be among those removed; store_helper() then leaves it. */
+    TranslationBlock *cur = uc->hook_retaddr ? tcg_tb_lookup(uc->tcg_ctx, uc->hook_retaddr) : NULL;
     tb_invalidate_phys_range(uc, start, end);
+    if (cur && (tb_cflags(cur) & CF_INVALID)) {
+        uc->hook_tb_modified = true;
+    }
 }
 
 static uc_err uc_gen_tb(struct uc_struct *uc, uint64_t addr, uc_tb *out_tb) 
