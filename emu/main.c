@@ -339,7 +339,17 @@ int main(int argc, char **argv)
     bool direct = !strcmp(window, "direct");
     mm_window_enable(direct || !strcmp(window, "1"));
     mm_window_direct_enable(direct);
-    if (direct) {
+    /* x86_64 guests' memory in slots (docs/linear-mapping.md, 8.), while
+     * they are being built: off unless SECCOMP_EMU_WINDOW64 is 1 (placed)
+     * or direct; only where the i386 window could be direct. */
+    const char *window64 = g_getenv("SECCOMP_EMU_WINDOW64");
+    if (!window64 || !*window64)
+        window64 = "0";
+    if (strcmp(window64, "0") && strcmp(window64, "1") && strcmp(window64, "direct"))
+        die(EXIT_USAGE, NULL, "SECCOMP_EMU_WINDOW64 must be 0, 1 or direct");
+    bool direct64 = !strcmp(window64, "direct") && mm_window_direct_host();
+    mm_slots_enable(strcmp(window64, "0") && mm_window_direct_host(), direct64);
+    if (direct || direct64) {
         err_t fe = hostfault_install();
         if (fe)
             die(EXIT_CANNOT_RUN, NULL, fe);

@@ -207,7 +207,7 @@ static void die_usage(GOptionContext *ctx, const char *msg)
  * it only --env's). */
 static char **emu_env(void)
 {
-    static const char *const knobs[] = { "SECCOMP_EMU_WINDOW" };
+    static const char *const knobs[] = { "SECCOMP_EMU_WINDOW", "SECCOMP_EMU_WINDOW64" };
     GPtrArray *env = g_ptr_array_new();
     for (gsize i = 0; i < G_N_ELEMENTS(knobs); i++)
         if (g_getenv(knobs[i]))

@@ -6,7 +6,6 @@
 #include "abi/linux.h"
 #include "abi/sigframe_linux.h"
 #include "emu/engine/hostfault.h"
-#include "emu/engine/window.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -118,7 +117,7 @@ uc_err cpu_emu_start(struct cpu *c, uint64_t pc, uint64_t until)
 {
     if (!mm_window_activate(c->mm, c->uc))
         return uc_emu_start(c->uc, pc, until, 0, 0);
-    hostfault_enter(c->uc, (uintptr_t)window_base(c->mm->window), window_len(c->mm->window));
+    hostfault_enter(c->uc, &c->mm->windows);
     uc_err e = uc_emu_start(c->uc, pc, until, 0, 0);
     hostfault_leave();
     return e;

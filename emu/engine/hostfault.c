@@ -14,9 +14,18 @@
 
 static _Thread_local struct {
     uc_engine *uc;
-    uintptr_t lo, hi; /* the engine's window */
-    uint64_t faults;  /* handed to an engine, ever */
+    const struct hostfault_ranges *windows; /* the engine's */
+    uint64_t faults;                        /* handed to an engine, ever */
 } running;
+
+static bool in_windows(uintptr_t addr)
+{
+    const struct hostfault_ranges *w = running.windows;
+    for (unsigned i = 0; i < w->n; i++)
+        if (addr - w->range[i].lo < w->range[i].hi - w->range[i].lo)
+            return true;
+    return false;
+}
 
 static const int fault_signals[] = { SIGSEGV, SIGBUS }; /* macOS gives SIGBUS for some */
 static struct sigaction previous[G_N_ELEMENTS(fault_signals)];
@@ -44,8 +53,7 @@ static void on_host_fault(int sig, siginfo_t *info, void *context)
     uintptr_t addr = (uintptr_t)info->si_addr, pc;
     /* si_code > 0: the kernel's own fault, whose si_addr means something
      * (a signal sent from outside has a pid there). */
-    if (running.uc && info->si_code > 0 && addr - running.lo < running.hi - running.lo &&
-        fault_pc(context, &pc)) {
+    if (running.uc && info->si_code > 0 && in_windows(addr) && fault_pc(context, &pc)) {
         /* Back out through the engine's longjmp, with the mask the fault
          * interrupted (SIGSEGV is blocked in here). */
         pthread_sigmask(SIG_SETMASK, &((ucontext_t *)context)->uc_sigmask, NULL);
@@ -83,10 +91,9 @@ err_t hostfault_install(void)
     return OK;
 }
 
-void hostfault_enter(uc_engine *uc, uintptr_t base, size_t len)
+void hostfault_enter(uc_engine *uc, const struct hostfault_ranges *windows)
 {
-    running.lo = base;
-    running.hi = base + len;
+    running.windows = windows;
     running.uc = uc;
 }
 

@@ -21,8 +21,17 @@
 /* Once, before any engine has a base and before the self-sandbox. */
 err_t hostfault_install(void);
 
-/* Around uc_emu_start() of an engine with a window [base, base + len). */
-void hostfault_enter(uc_engine *uc, uintptr_t base, size_t len);
+/* Where an engine's windows are in the host: an i386 address space's one,
+ * or an x86_64 one's slots as they are reserved (read at each fault). */
+struct hostfault_ranges {
+    unsigned n;
+    struct {
+        uintptr_t lo, hi;
+    } range[UC_LINEAR_SLOTS];
+};
+
+/* Around uc_emu_start() of an engine with windows. */
+void hostfault_enter(uc_engine *uc, const struct hostfault_ranges *windows);
 void hostfault_leave(void);
 
 /* Faults this thread's engines have taken so far (for tests and traces). */

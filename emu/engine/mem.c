@@ -73,10 +73,24 @@ static void chunk_unref(struct chunk *c)
 }
 
 /* The window (docs/linear-mapping.md, "1. The window"): off unless asked
- * for; only where host pages can stand for guest pages one to one. */
-static bool window_wanted, direct_wanted;
+ * for; only where host pages can stand for guest pages one to one.  The
+ * slots of x86_64 address spaces ("8. x86_64 guests") likewise. */
+static bool window_wanted, direct_wanted, slots_enabled, slots_direct_wanted;
 
 void mm_window_enable(bool on) { window_wanted = on; }
+
+void mm_slots_enable(bool on, bool direct)
+{
+    slots_enabled = on;
+    slots_direct_wanted = on && direct;
+}
+
+/* Slots reserved by all the address spaces of this process: at most
+ * SLOTS_MAX TiB of the host's 128 (a PIE program's takes three: its code
+ * and break, its mappings and stack, and slot 0 where non-PIE code and
+ * Go's heap are). */
+#define SLOTS_MAX 32
+static unsigned slots_reserved;
 
 void mm_window_direct_enable(bool on) { direct_wanted = on; }
 
@@ -100,30 +114,117 @@ static void window_direct_share(struct mm *mm);
 
 uint8_t *mm_window_base(const struct mm *mm) { return mm->window ? window_base(mm->window) : NULL; }
 
+/* The window holding guest [addr, addr+len) of mm, and addr's offset in
+ * it: an i386 space's one window, or the x86_64 slot the range lies in
+ * (a range across two slots has none).  NULL where there is none. */
+static struct window *window_find(const struct mm *mm, uint64_t addr, uint64_t len,
+                                  uint64_t *off)
+{
+    if (!len || addr >= mm->window_end || len > mm->window_end - addr)
+        return NULL;
+    if (mm->window) {
+        *off = addr;
+        return mm->window;
+    }
+    uint64_t slot = addr >> UC_LINEAR_SLOT_BITS;
+    if (!mm->slots_wanted || slot >= UC_LINEAR_SLOTS ||
+        (addr + len - 1) >> UC_LINEAR_SLOT_BITS != slot || !mm->slots[slot])
+        return NULL;
+    *off = addr - (slot << UC_LINEAR_SLOT_BITS);
+    return mm->slots[slot];
+}
+
+/* window_find, an x86_64 slot reserved first where there is none yet and
+ * the budget allows: its offset goes into the engine's table and its host
+ * range to the fault handler's (while no engine of the mm runs: the
+ * callers place memory). */
+static struct window *window_get(struct mm *mm, uint64_t addr, uint64_t len, uint64_t *off)
+{
+    struct window *w = window_find(mm, addr, len, off);
+    if (w || mm->window || !mm->slots_wanted || !len || addr >= mm->window_end ||
+        len > mm->window_end - addr)
+        return w;
+    /* Below window_end, which is at most 2^47: one of the slots. */
+    uint64_t slot = addr >> UC_LINEAR_SLOT_BITS;
+    if ((addr + len - 1) >> UC_LINEAR_SLOT_BITS != slot || slots_reserved >= SLOTS_MAX)
+        return NULL;
+    err_t e = window_reserve(&w, WINDOW_SLOT_SPAN);
+    if (e) {
+        g_debug("no slot at 0x%" G_GINT64_MODIFIER "x, host memory placed as without: %s",
+                slot << UC_LINEAR_SLOT_BITS, e);
+        err_free(e);
+        return NULL;
+    }
+    slots_reserved++;
+    mm->slots[slot] = w;
+    mm->slot_table[slot] = (uint64_t)(uintptr_t)window_base(w) - (slot << UC_LINEAR_SLOT_BITS);
+    unsigned n = mm->windows.n;
+    mm->windows.range[n].lo = (uintptr_t)window_base(w);
+    mm->windows.range[n].hi = (uintptr_t)window_base(w) + window_len(w);
+    mm->windows.n = n + 1;
+    *off = addr - (slot << UC_LINEAR_SLOT_BITS);
+    return w;
+}
+
+/* The engine's linear mapping of mm: the window's base, or the table of
+ * the slots (which gains entries as they are reserved). */
+static err_t engine_linear(struct mm *mm, uc_engine *uc)
+{
+    if (mm->window)
+        return UC_TRY(uc_ctl_linear_base(uc, (uintptr_t)window_base(mm->window)));
+    return UC_TRY(uc_ctl_linear_table(uc, mm->slot_table));
+}
+
 /* Does a piece like v go in mm's window?  Private memory of the guest's
  * own address space does.  Shared memory does not: its host pages outlive
  * the piece (a second view, the other mm after fork) and cannot be in two
  * windows at once without aliasing through a descriptor (a later step).
- * Nor seccomp-emu's hidden pages, above the guest's user space. */
-static bool window_holds(const struct mm *mm, const struct vma *v)
+ * Nor seccomp-emu's hidden pages, above the guest's user space.  An x86_64
+ * space's slot is reserved here when the piece would be its first. */
+static bool window_holds(struct mm *mm, const struct vma *v)
 {
-    return mm->window && !v->shared && !v->hidden && !v->past_object &&
-           v->end <= mm->window_end;
+    uint64_t off;
+    return !v->shared && !v->hidden && !v->past_object &&
+           window_get(mm, v->start, v->end - v->start, &off);
 }
 
 bool mm_in_window(const struct mm *mm, const struct vma *v)
 {
-    return mm->window && v->end <= mm->window_end && v->host == mm_window_base(mm) + v->start;
+    uint64_t off;
+    const struct window *w = window_find(mm, v->start, v->end - v->start, &off);
+    return w && v->host == window_base(w) + off;
+}
+
+/* The window's protection, clearing and placement of guest ranges that
+ * one window holds (the callers know). */
+static err_t mm_window_protect(const struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    uint64_t off;
+    struct window *w = window_find(mm, addr, len, &off);
+    return w ? window_protect(w, off, len, prot)
+             : err_new("no window holds 0x%" G_GINT64_MODIFIER "x", addr);
+}
+
+static err_t mm_window_clear(const struct mm *mm, uint64_t addr, uint64_t len)
+{
+    uint64_t off;
+    struct window *w = window_find(mm, addr, len, &off);
+    return w ? window_clear(w, off, len)
+             : err_new("no window holds 0x%" G_GINT64_MODIFIER "x", addr);
 }
 
 /* A chunk of fresh pages at the window's place for [start, start+len). */
 static err_t chunk_in_window(struct mm *mm, uint64_t start, uint64_t len, struct chunk **out)
 {
-    err_t e = window_place(mm->window, start, len, PROT_READ | PROT_WRITE);
+    uint64_t off;
+    struct window *w = window_get(mm, start, len, &off);
+    if (!w)
+        return err_new("no window holds 0x%" G_GINT64_MODIFIER "x", start);
+    err_t e = window_place(w, off, len, PROT_READ | PROT_WRITE);
     if (e)
         return e;
     struct chunk *c = g_new(struct chunk, 1);
-    *c = (struct chunk){ mm_window_base(mm) + start, len, len, 0, true };
+    *c = (struct chunk){ window_base(w) + off, len, len, 0, true };
     *out = c;
     return OK;
 }
@@ -201,9 +302,9 @@ static err_t hook_views(struct mm *mm, uc_engine *uc);
 static void unhook_views(struct mm *mm, uc_engine *uc);
 static void update_view_hooks(struct mm *mm);
 
-/* mm_new, and mm_copy's child, which gets a window when its parent has
- * one whatever mm_window_enable says now. */
-static struct mm *mm_alloc(uint64_t limit, bool want_window)
+/* mm_new, and mm_copy's child, which gets a window or slots when its
+ * parent has them whatever mm_window_enable and mm_slots_enable say now. */
+static struct mm *mm_alloc(uint64_t limit, bool want_window, bool want_slots)
 {
     struct mm *mm = g_new(struct mm, 1);
     *mm = (struct mm){ .refs = 1,
@@ -213,10 +314,14 @@ static struct mm *mm_alloc(uint64_t limit, bool want_window)
     mm->engines = g_ptr_array_new();
     mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vma));
     /* A 32-bit address space (i386: TASK_SIZE 0xFFFFE000) fits a window;
-     * a 64-bit one does not (docs/linear-mapping.md, 8.).  A host page
-     * other than 4 KiB could not hold one guest page's protection. */
-    if (want_window && limit <= WINDOW_SPAN && host_page_size() == PAGE_SIZE_LINUX) {
-        err_t e = window_reserve(&mm->window);
+     * a 64-bit one gets its slots as it places memory (docs/linear-mapping.md,
+     * 8.).  A host page other than 4 KiB could not hold one guest page's
+     * protection. */
+    if (limit > WINDOW_SPAN && want_slots && host_page_size() == PAGE_SIZE_LINUX) {
+        mm->slots_wanted = true;
+        mm->window_end = limit;
+    } else if (want_window && limit <= WINDOW_SPAN && host_page_size() == PAGE_SIZE_LINUX) {
+        err_t e = window_reserve(&mm->window, WINDOW_SPAN);
         if (e) {
             /* Today's placement for this mm, and said so: RLIMIT_AS, or a
              * host short of address space. */
@@ -226,11 +331,16 @@ static struct mm *mm_alloc(uint64_t limit, bool want_window)
             err_free(e);
         }
         mm->window_end = limit;
+        if (mm->window) {
+            mm->windows.range[0].lo = (uintptr_t)window_base(mm->window);
+            mm->windows.range[0].hi = (uintptr_t)window_base(mm->window) + window_len(mm->window);
+            mm->windows.n = 1;
+        }
     }
     return mm;
 }
 
-struct mm *mm_new(uint64_t limit) { return mm_alloc(limit, window_wanted); }
+struct mm *mm_new(uint64_t limit) { return mm_alloc(limit, window_wanted, slots_enabled); }
 
 struct mm *mm_ref(struct mm *mm)
 {
@@ -257,6 +367,12 @@ void mm_unref(struct mm *mm)
     if (mm->group)
         (void)uc_parallel_group_close(mm->group);
     window_release(mm->window); /* the windowed chunks' pages with it */
+    for (unsigned slot = 0; slot < UC_LINEAR_SLOTS; slot++) {
+        if (mm->slots[slot]) {
+            window_release(mm->slots[slot]);
+            slots_reserved--;
+        }
+    }
     if (mm->code_pages)
         g_hash_table_destroy(mm->code_pages);
     g_free(mm->exe_path);
@@ -295,7 +411,7 @@ err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
         return end;
     }
     g_ptr_array_add(mm->engines, uc);
-    if (mm->window_shared && (e = UC_TRY(uc_ctl_linear_base(uc, (uintptr_t)mm_window_base(mm))))) {
+    if (mm->window_shared && (e = engine_linear(mm, uc))) {
         /* The others keep theirs; this one would take the soft TLB, whose
          * pages the window does not keep writable where code is. */
         g_debug("direct accesses off: %s", e);
@@ -338,7 +454,8 @@ static guint linux_vma(const struct mm *mm, guint i, guint *first, uint64_t *ano
 
 err_t mm_copy(const struct mm *src, struct mm **out)
 {
-    struct mm *mm = mm_alloc(src->limit, window_wanted || src->window);
+    struct mm *mm = mm_alloc(src->limit, window_wanted || src->window,
+                             slots_enabled || src->slots_wanted);
     mm->mmap_base = src->mmap_base;
     mm->brk_start = src->brk_start;
     mm->brk_cur = src->brk_cur;
@@ -388,10 +505,10 @@ err_t mm_copy(const struct mm *src, struct mm **out)
             bool closed = src->window_direct && mm_in_window(src, &v) &&
                           !((v.window_prot - 1) & PROT_READ);
             if (closed)
-                err_free(window_protect(src->window, v.start, len, PROT_READ));
+                err_free(mm_window_protect(src, v.start, len, PROT_READ));
             host_copy_own_pages(c->base, v.host, len);
             if (closed)
-                err_free(window_protect(src->window, v.start, len, v.window_prot - 1));
+                err_free(mm_window_protect(src, v.start, len, v.window_prot - 1));
             v.host = c->base;
             v.chunk = c;
             v.window_prot = 0;
@@ -476,9 +593,9 @@ static int window_prot_of(const struct mm *mm, const struct vma *v)
  * direct access past the guest's protection, and one that keeps less
  * would fault the engine's own accesses: a host that refuses the change
  * (its map count spent, vm.max_map_count) ends the run. */
-static void window_protect_or_die(struct mm *mm, uint64_t off, uint64_t len, int prot)
+static void window_protect_or_die(struct mm *mm, uint64_t addr, uint64_t len, int prot)
 {
-    err_t e = window_protect(mm->window, off, len, prot);
+    err_t e = mm_window_protect(mm, addr, len, prot);
     if (!e)
         return;
     fprintf(stderr, "seccomp-emu: cannot keep the guest's protection in its window: %s\n", e);
@@ -504,7 +621,7 @@ static void window_code_page(struct mm *mm, uint64_t page, bool has_code)
  * host call. */
 static void window_sync(struct mm *mm)
 {
-    if (!mm->window)
+    if (!mm->window && !mm->slots_wanted)
         return;
     for (guint i = 0; i < mm->vmas->len; i++) {
         struct vma *v = VMA(mm, i);
@@ -564,12 +681,12 @@ bool mm_window_activate(struct mm *mm, uc_engine *uc)
         }
         return mm->window_shared || (mm->engines->len == 1 && mm->engines->pdata[0] == uc);
     }
-    if (!direct_wanted || !mm->window || mm->window_direct_over || mm->engines->len != 1 ||
-        mm->engines->pdata[0] != uc)
+    if (!(mm->window ? direct_wanted : mm->slots_wanted && slots_direct_wanted) ||
+        mm->window_direct_over || mm->engines->len != 1 || mm->engines->pdata[0] != uc)
         return false;
     err_t e = UC_TRY(uc_ctl_code_page_hook(uc, on_code_page, mm));
     if (!e)
-        e = UC_TRY(uc_ctl_linear_base(uc, (uintptr_t)mm_window_base(mm)));
+        e = engine_linear(mm, uc);
     if (e) {
         /* A host code generator without a base register: softmmu. */
         g_debug("no direct accesses: %s", e);
@@ -813,7 +930,7 @@ static err_t map_chunk(struct mm *mm, struct vma v, size_t room, uint8_t **host_
         /* An engine refused the piece: its pages back to PROT_NONE (were
          * that refused too, they stay fresh zeros no piece points at). */
         if (c->windowed)
-            err_free(window_clear(mm->window, v.start, len));
+            err_free(mm_window_clear(mm, v.start, len));
         c->refs = 1;
         chunk_unref(c);
     }
@@ -868,7 +985,10 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
         grown.end += extra;
         if (!window_holds(mm, &grown))
             return false;
-        err_t e = window_place(mm->window, v->end, extra, PROT_READ | PROT_WRITE);
+        uint64_t off;
+        struct window *w = window_find(mm, v->end, extra, &off);
+        err_t e = w ? window_place(w, off, extra, PROT_READ | PROT_WRITE)
+                    : err_new("no window holds the growth");
         if (e) {
             err_free(e);
             return false;
@@ -907,7 +1027,7 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
             uc_mem_map_ptr(uc, v->start, old_len, mm_vma_uc_prot(v, v->prot), v->host);
         }
         if (in_window)
-            err_free(window_clear(mm->window, v->end, extra));
+            err_free(mm_window_clear(mm, v->end, extra));
         else if (more)
             munmap(more, extra);
         return false;
@@ -1033,7 +1153,7 @@ static err_t carve_pieces(struct mm *mm, uint64_t addr, uint64_t len, bool relea
         }
         uint64_t from = MAX(v.start, addr), to = MIN(v.end, end);
         if (release && mm_in_window(mm, &v))
-            e = window_clear(mm->window, from, to - from);
+            e = mm_window_clear(mm, from, to - from);
         chunk_unref(v.chunk);
         if (e)
             return e;
@@ -1555,6 +1675,74 @@ void mm_anon_write(struct mm *mm, uint64_t addr, uint64_t len)
         window_sync(mm);
 }
 
+/* The host address of guest addr in the window that holds it. */
+static uint8_t *window_host(const struct mm *mm, uint64_t addr)
+{
+    uint64_t off;
+    struct window *w = window_find(mm, addr, 1, &off);
+    return w ? window_base(w) + off : NULL;
+}
+
+/* The pages of guest [from, from+len) to [to, to+len), contents and
+ * protection read-write, from PROT_NONE at `from` after: in one window by
+ * the host's move; across two (x86_64 slots) by fresh pages and a copy of
+ * those of their own, as the host's copy fallback does. */
+static err_t windows_move(struct mm *mm, uint64_t from, uint64_t to, uint64_t len)
+{
+    uint64_t off_from, off_to;
+    struct window *src = window_find(mm, from, len, &off_from);
+    struct window *dst = window_get(mm, to, len, &off_to);
+    if (!src || !dst)
+        return err_new("no window holds 0x%" G_GINT64_MODIFIER "x", src ? to : from);
+    if (src == dst)
+        return window_move(src, off_from, off_to, len, PROT_READ | PROT_WRITE);
+    err_t e = window_place(dst, off_to, len, PROT_READ | PROT_WRITE);
+    if (e)
+        return e;
+    /* The source may refuse reads to direct accesses (PROT_NONE pages). */
+    if ((e = window_protect(src, off_from, len, PROT_READ))) {
+        err_free(window_clear(dst, off_to, len));
+        return e;
+    }
+    host_copy_own_pages(window_base(dst) + off_to, window_base(src) + off_from, (size_t)len);
+    return window_clear(src, off_from, len);
+}
+
+/* The window's pages of guest [from, from+len) copied out into a chunk of
+ * their own (only the pages of their own: host_copy_own_pages), the range
+ * PROT_NONE in the window after: a move to where no window holds the
+ * range (across two x86_64 slots, or into a slot the budget refused). */
+static err_t window_move_out(struct mm *mm, uint64_t from, uint64_t len, struct chunk **out)
+{
+    struct chunk *c = chunk_new((size_t)len);
+    if (!c)
+        return err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, host_strerror(errno));
+    /* The window may refuse reads to direct accesses (PROT_NONE pages). */
+    err_t e = mm_window_protect(mm, from, len, PROT_READ);
+    if (!e) {
+        host_copy_own_pages(c->base, window_host(mm, from), (size_t)len);
+        e = mm_window_clear(mm, from, len);
+    }
+    if (e) {
+        c->refs = 1;
+        chunk_unref(c);
+        return e;
+    }
+    *out = c;
+    return OK;
+}
+
+/* ... and back, where insert_piece refused the moved piece. */
+static void window_move_back(struct mm *mm, uint64_t from, struct chunk *c)
+{
+    uint64_t off;
+    struct window *w = window_find(mm, from, c->len, &off);
+    if (w && !window_place(w, off, c->len, PROT_READ | PROT_WRITE))
+        host_copy_own_pages(window_base(w) + off, c->base, c->len);
+    c->refs = 1;
+    chunk_unref(c);
+}
+
 /* Moves the pages of [old, old+len) to dst: the host memory behind them
  * goes along (an untouched 4 GiB region moves for nothing, as in Linux),
  * only the mapping is new.  dst must be free. */
@@ -1583,18 +1771,25 @@ static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
         piece.end = dst + (to - old);
         /* In the window the pages move with the address (the old range
          * is PROT_NONE after), so the piece stays at base + address. */
+        struct chunk *out = NULL; /* the pages, moved out of the window */
         if (in_window) {
-            if (!window_holds(mm, &piece))
-                e = err_new("mremap: 0x%" G_GINT64_MODIFIER "x is past the window", piece.start);
-            else if (!(e = window_move(mm->window, from, piece.start, to - from,
-                                       PROT_READ | PROT_WRITE)))
-                piece.host = mm_window_base(mm) + piece.start;
+            if (!window_holds(mm, &piece)) {
+                if (!(e = window_move_out(mm, from, to - from, &out))) {
+                    piece.host = out->base;
+                    piece.chunk = out;
+                }
+            } else if (!(e = windows_move(mm, from, piece.start, to - from))) {
+                piece.host = window_host(mm, piece.start);
+            }
             piece.window_prot = 0;
         }
-        if (!e && (e = insert_piece(mm, piece)) && in_window)
+        if (!e && (e = insert_piece(mm, piece)) && in_window) {
             /* back where the table still has them */
-            err_free(window_move(mm->window, piece.start, from, to - from,
-                                 PROT_READ | PROT_WRITE));
+            if (out)
+                window_move_back(mm, from, out);
+            else
+                err_free(windows_move(mm, piece.start, from, to - from));
+        }
         if (!e) {
             mm->mapped += piece.end - piece.start;
             if (piece.start < old) /* inserted below: the old pieces moved up */

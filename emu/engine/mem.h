@@ -13,6 +13,7 @@
 #include <unicorn/unicorn.h>
 
 #include "abi/vdso.h"
+#include "emu/engine/hostfault.h"
 #include "emu/status.h"
 
 struct chunk; /* one host allocation, shared by the pieces split from it */
@@ -167,6 +168,15 @@ struct mm {
     struct window *window;
     uint64_t window_end;
     bool window_failed;
+    /* An x86_64 address space's windows ("8. x86_64 guests"): a slot per
+     * TiB, reserved when a piece first goes there (slots_wanted), within
+     * seccomp-emu's budget; slot_table holds their offsets for the engine
+     * (UC_CTL_LINEAR_TABLE), 0 where there is none.  windows: where the
+     * window or the slots are in the host, for the fault handler. */
+    bool slots_wanted;
+    struct window *slots[UC_LINEAR_SLOTS];
+    uint64_t slot_table[UC_LINEAR_SLOTS + 1];
+    struct hostfault_ranges windows;
     /* Direct guest accesses through the window (UC_CTL_LINEAR_BASE):
      * window_direct while its engines make them (mm_window_activate);
      * the window then gives each page what the guest may do with it, less
@@ -185,6 +195,12 @@ struct mm {
  * at start-up (SECCOMP_EMU_WINDOW, emu/main.c), or by a test.  Nothing
  * uses the window yet; it stays off on hosts whose page is not 4 KiB. */
 void mm_window_enable(bool on);
+/* Whether mm_new gives 64-bit address spaces slots, each a window of a
+ * TiB (docs/linear-mapping.md, "8. x86_64 guests"), and whether their one
+ * engine then accesses them directly (UC_CTL_LINEAR_TABLE): once at
+ * start-up (SECCOMP_EMU_WINDOW64, emu/main.c), or by a test.  Off by
+ * default while they are being built. */
+void mm_slots_enable(bool on, bool direct);
 /* Whether a 32-bit mm's one engine accesses guest memory straight through
  * the window (SECCOMP_EMU_WINDOW, emu/main.c; docs/linear-mapping.md). */
 void mm_window_direct_enable(bool on);

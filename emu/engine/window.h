@@ -1,11 +1,12 @@
-/* A window: 4 GiB of host address space, plus a guard, reserved for one
- * 32-bit guest address space, in which the host memory of guest address a
- * sits at base + a (docs/linear-mapping.md, "1. The window").  What is not
- * placed is PROT_NONE, and a range given back is made PROT_NONE again,
- * never unmapped: malloc or the translator could take an unmapped hole,
- * and a direct access through the window must reach nothing but guest
- * memory.  The host-specific parts are here; mem.c decides what goes
- * where. */
+/* A window: host address space reserved for a span of a guest's address
+ * space, plus a guard page past it, in which the host memory of guest
+ * address lo + a sits at base + a (docs/linear-mapping.md, "1. The
+ * window"): all 4 GiB of an i386 address space, or one 1 TiB slot of an
+ * x86_64 one ("8. x86_64 guests").  What is not placed is PROT_NONE, and
+ * a range given back is made PROT_NONE again, never unmapped: malloc or
+ * the translator could take an unmapped hole, and a direct access through
+ * the window must reach nothing but guest memory.  The host-specific parts
+ * are here; mem.c decides what goes where. */
 #ifndef EMU_WINDOW_H
 #define EMU_WINDOW_H
 
@@ -15,25 +16,27 @@
 
 #include "emu/status.h"
 
-/* Guest addresses a window covers: all of a 32-bit one. */
+/* Guest addresses a window covers: all of a 32-bit space, or a slot of a
+ * 64-bit one (UC_LINEAR_SLOT_BITS). */
 #define WINDOW_SPAN (1ull << 32)
+#define WINDOW_SLOT_SPAN (1ull << 40)
 
 struct window;
 
-/* Reserve a window (PROT_NONE, no memory, not charged to the commit
- * limit where the host has MAP_NORESERVE).  Fails where the host refuses
- * the address space (RLIMIT_AS, a 32-bit host). */
-err_t window_reserve(struct window **out);
+/* Reserve a window of `span` bytes (PROT_NONE, no memory, not charged to
+ * the commit limit where the host has MAP_NORESERVE).  Fails where the
+ * host refuses the address space (RLIMIT_AS, a 32-bit host). */
+err_t window_reserve(struct window **out, uint64_t span);
 /* Give the whole reservation back; NULL does nothing. */
 void window_release(struct window *w);
-/* Host address of guest address 0. */
+/* Host address of the span's first guest address. */
 uint8_t *window_base(const struct window *w);
-/* Bytes the reservation spans from there: WINDOW_SPAN and the guard. */
+/* Bytes the reservation spans from there: the span and the guard. */
 size_t window_len(const struct window *w);
 
-/* Ranges are guest offsets [off, off+len), host-page aligned, inside
- * WINDOW_SPAN; a range outside is refused, never clipped.  `prot` is the
- * host's PROT_* bits. */
+/* Ranges are offsets [off, off+len) from the span's start, host-page
+ * aligned, inside the span; a range outside is refused, never clipped.
+ * `prot` is the host's PROT_* bits. */
 
 /* Fresh anonymous pages reading as zeros at [off, off+len), whatever was
  * there. */

@@ -14,26 +14,29 @@
 #define WINDOW_NORESERVE 0 /* the BSDs do not charge PROT_NONE mappings */
 #endif
 
-/* Past base + 4 GiB: one host page, so that an access that runs past the
- * top (at most 8 bytes at a time through the window) faults instead of
+/* Past the span: one host page, so that an access that runs past the top
+ * (at most 64 bytes at a time through the window) faults instead of
  * reaching the next mapping. */
 #define GUARD_LEN host_page_size()
 
 struct window {
     uint8_t *base;
-    size_t len; /* WINDOW_SPAN + the guard */
+    uint64_t span;
+    size_t len; /* span + the guard */
 };
 
-err_t window_reserve(struct window **out)
+err_t window_reserve(struct window **out, uint64_t span)
 {
-    if ((uint64_t)SIZE_MAX < WINDOW_SPAN)
-        return err_new("a 4 GiB window does not fit this host's address space");
-    size_t len = (size_t)WINDOW_SPAN + GUARD_LEN;
+    if ((uint64_t)SIZE_MAX - GUARD_LEN < span)
+        return err_new("a window of 0x%" G_GINT64_MODIFIER "x bytes does not fit this host's "
+                       "address space", span);
+    size_t len = (size_t)span + GUARD_LEN;
     void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANON | WINDOW_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
-        return err_new("reserving a 4 GiB window: %s", host_strerror(errno));
+        return err_new("reserving a window of 0x%" G_GINT64_MODIFIER "x bytes: %s", span,
+                       host_strerror(errno));
     struct window *w = g_new(struct window, 1);
-    *w = (struct window){ p, len };
+    *w = (struct window){ p, span, len };
     *out = w;
     return OK;
 }
@@ -51,10 +54,10 @@ uint8_t *window_base(const struct window *w) { return w->base; }
 
 size_t window_len(const struct window *w) { return w->len; }
 
-static err_t check_range(const char *what, uint64_t off, uint64_t len)
+static err_t check_range(const struct window *w, const char *what, uint64_t off, uint64_t len)
 {
     uint64_t page = host_page_size();
-    if ((off | len) & (page - 1) || off > WINDOW_SPAN || len > WINDOW_SPAN - off)
+    if ((off | len) & (page - 1) || off > w->span || len > w->span - off)
         return err_new("window %s of 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
                        "x: not host pages inside the window", what, off, len);
     return OK;
@@ -65,7 +68,7 @@ static err_t check_range(const char *what, uint64_t off, uint64_t len)
 static err_t map_over(struct window *w, const char *what, uint64_t off, uint64_t len, int prot,
                       int flags)
 {
-    err_t e = check_range(what, off, len);
+    err_t e = check_range(w, what, off, len);
     if (e || !len)
         return e;
     void *p = mmap(w->base + off, (size_t)len, prot, MAP_PRIVATE | MAP_ANON | MAP_FIXED | flags,
@@ -88,7 +91,7 @@ err_t window_clear(struct window *w, uint64_t off, uint64_t len)
 
 err_t window_protect(struct window *w, uint64_t off, uint64_t len, int prot)
 {
-    err_t e = check_range("protection", off, len);
+    err_t e = check_range(w, "protection", off, len);
     if (e || !len)
         return e;
     if (mprotect(w->base + off, (size_t)len, prot) != 0)
@@ -109,7 +112,7 @@ err_t window_host_move(uint8_t *from, uint8_t *to, uint64_t len, bool *moved)
 err_t window_move(struct window *w, uint64_t from, uint64_t to, uint64_t len, int prot)
 {
     err_t e;
-    if ((e = check_range("move", from, len)) || (e = check_range("move", to, len)))
+    if ((e = check_range(w, "move", from, len)) || (e = check_range(w, "move", to, len)))
         return e;
     if (!len)
         return OK;

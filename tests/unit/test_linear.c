@@ -249,7 +249,9 @@ static void faults_to_the_engine(void)
 /* Runs user code with the host's faults in the window going to the engine. */
 static uc_err run_with_faults(struct rig *r, uint64_t until)
 {
-    hostfault_enter(r->uc, (uintptr_t)r->window, WINDOW_SIZE + GUARD);
+    struct hostfault_ranges windows = { 1, { { (uintptr_t)r->window,
+                                               (uintptr_t)r->window + WINDOW_SIZE + GUARD } } };
+    hostfault_enter(r->uc, &windows);
     uc_err e = uc_emu_start(r->uc, STUB_AT, until, 0, 0);
     hostfault_leave();
     return e;
@@ -578,7 +580,9 @@ static bool set_table(struct rig64 *r)
 
 static uc_err run64(struct rig64 *r, uint64_t until)
 {
-    hostfault_enter(r->uc, (uintptr_t)r->window, GUEST_SIZE + GUARD);
+    struct hostfault_ranges windows = { 1, { { (uintptr_t)r->window,
+                                               (uintptr_t)r->window + GUEST_SIZE + GUARD } } };
+    hostfault_enter(r->uc, &windows);
     uc_err e = uc_emu_start(r->uc, STUB_AT, until, 0, 0);
     hostfault_leave();
     return e;

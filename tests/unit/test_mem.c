@@ -14,6 +14,7 @@
 
 #include "abi/linux.h"
 #include "emu/engine/mem.h"
+#include "emu/engine/window.h"
 
 #define RW (PROT_READ_LINUX | PROT_WRITE_LINUX)
 #define ANON (MAP_PRIVATE_LINUX | MAP_ANONYMOUS_LINUX)
@@ -487,6 +488,182 @@ static void window_refused(void **state)
     mm_unref(m);
 }
 
+/* ---- x86_64 address spaces in slots (docs/linear-mapping.md, 8.) ---- */
+
+#define SLOT(a) ((uint64_t)(a) >> UC_LINEAR_SLOT_BITS)
+#define TIB (1ull << UC_LINEAR_SLOT_BITS)
+
+static int setup_slots(void **state)
+{
+    (void)state;
+    assert_int_equal(uc_open(UC_ARCH_X86, UC_MODE_64, &uc), UC_ERR_OK);
+    mm_slots_enable(true, false);
+    mm = mm_new(0x7ffffffff000ull);
+    mm_slots_enable(false, false);
+    assert_null(mm_attach_engine(mm, uc));
+    mm->mmap_base = 0x7ffff7fff000ull;
+    assert_int_equal(mm->slots_wanted, window_here());
+    return 0;
+}
+
+/* A piece in a slot at its slot's base + its offset, the slot's table
+ * entry saying so, its pages readable there; every other piece off the
+ * slots, their pages there PROT_NONE.  Shared memory and pieces across two
+ * slots are never in one; private memory placed in a reserved slot is
+ * (the test says where), and stays off after a move out and back. */
+static void check_slots(const struct mm *m)
+{
+    if (!m->slots_wanted)
+        return;
+    for (guint i = 0; i < m->vmas->len; i++) {
+        const struct vma *v = &g_array_index(m->vmas, struct vma, i);
+        struct window *w = SLOT(v->start) < UC_LINEAR_SLOTS ? m->slots[SLOT(v->start)] : NULL;
+        bool one_slot = SLOT(v->end - 1) == SLOT(v->start);
+        if (mm_in_window(m, v)) {
+            assert_true(w && one_slot && !v->shared && !v->hidden && !v->past_object);
+            uint64_t off = v->start - SLOT(v->start) * TIB;
+            assert_ptr_equal(v->host, window_base(w) + off);
+            assert_true(v->host == (uint8_t *)(uintptr_t)(v->start + m->slot_table[SLOT(v->start)]));
+            assert_true(host_readable(v->host));
+            assert_true(host_readable(v->host + (v->end - v->start) - 1));
+        } else if (w) {
+            assert_false(host_readable(window_base(w) + (v->start - SLOT(v->start) * TIB)));
+        }
+    }
+    assert_int_equal(m->slot_table[UC_LINEAR_SLOTS], 0);
+}
+
+static unsigned slots_of(const struct mm *m)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < UC_LINEAR_SLOTS; i++) {
+        n += m->slots[i] != NULL;
+        assert_int_equal(m->slots[i] != NULL, m->slot_table[i] != 0);
+    }
+    assert_int_equal(m->windows.n, n);
+    return n;
+}
+
+/* A slot per TiB where memory goes, reserved with its first piece; a piece
+ * across two slots off them; a move from one slot to another; the break;
+ * a fork's child with slots of its own. */
+static void slots_placement(void **state)
+{
+    (void)state;
+    if (!mm->slots_wanted)
+        return;
+    const uint64_t P = 4096;
+    assert_int_equal(slots_of(mm), 0);
+    int64_t a = mm_mmap(mm, 0, 4 * P, RW, ANON); /* below mmap_base: slot 127 */
+    assert_true(a > 0 && SLOT(a) == 127);
+    fill((uint64_t)a, 4 * P, 1);
+    assert_int_equal(slots_of(mm), 1);
+    assert_true(mm_in_window(mm, mm_find(mm, (uint64_t)a)));
+    assert_null(mm_map_fixed(mm, 0x400000, 16 * P, RW, "[elf]", NULL)); /* slot 0 */
+    fill(0x400000, 16 * P, 20);
+    assert_int_equal(slots_of(mm), 2);
+    assert_true(mm_in_window(mm, mm_find(mm, 0x400000)));
+    check_slots(mm);
+
+    /* Across slots 1 and 2: no slot holds it, none is reserved for it. */
+    int64_t across = mm_mmap(mm, 2 * TIB - 2 * P, 4 * P, RW, ANON | MAP_FIXED_LINUX);
+    assert_int_equal(across, (int64_t)(2 * TIB - 2 * P));
+    fill((uint64_t)across, 4 * P, 40);
+    assert_false(mm_in_window(mm, mm_find(mm, (uint64_t)across)));
+    assert_int_equal(slots_of(mm), 2);
+    check_slots(mm);
+
+    /* mremap to slot 3: moved with its contents into a new slot, the old
+     * place PROT_NONE in its own. */
+    uint8_t *old_host = mm_find(mm, (uint64_t)a)->host;
+    int64_t moved = mm_mremap(mm, (uint64_t)a, 4 * P, 4 * P,
+                              MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX, 3 * TIB + 16 * P);
+    assert_int_equal(moved, (int64_t)(3 * TIB + 16 * P));
+    expect(mm, (uint64_t)moved, 4 * P, 1);
+    assert_int_equal(slots_of(mm), 3);
+    assert_true(mm_in_window(mm, mm_find(mm, (uint64_t)moved)));
+    assert_false(host_readable(old_host));
+    check_slots(mm);
+    /* ... and on to straddle slots 3 and 4: out of the slots, with its
+     * contents, the old place PROT_NONE. */
+    old_host = mm_find(mm, (uint64_t)moved)->host;
+    int64_t out = mm_mremap(mm, (uint64_t)moved, 4 * P, 4 * P,
+                            MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX, 4 * TIB - 2 * P);
+    assert_int_equal(out, (int64_t)(4 * TIB - 2 * P));
+    expect(mm, (uint64_t)out, 4 * P, 1);
+    assert_false(mm_in_window(mm, mm_find(mm, (uint64_t)out)));
+    assert_false(host_readable(old_host));
+    check_slots(mm);
+    /* ... and back into slot 3, its host memory with it (off the slot, as
+     * shared memory is there: the window's pages PROT_NONE). */
+    moved = mm_mremap(mm, (uint64_t)out, 4 * P, 4 * P, MREMAP_MAYMOVE_LINUX | MREMAP_FIXED_LINUX,
+                      3 * TIB + 16 * P);
+    assert_int_equal(moved, (int64_t)(3 * TIB + 16 * P));
+    expect(mm, (uint64_t)moved, 4 * P, 1);
+    check_slots(mm);
+
+    /* The break grows in its slot. */
+    mm->brk_start = mm->brk_cur = 0x400000 + 16 * P;
+    assert_int_equal(mm_brk(mm, 0x400000 + 64 * P), 0x400000 + 64 * P);
+    fill(0x400000 + 16 * P, 48 * P, 60);
+    check_slots(mm);
+
+    /* fork: a child with slots of its own, the memory copied. */
+    struct mm *child;
+    assert_null(mm_copy(mm, &child));
+    /* ... where it has memory: slot 127 emptied by the move is not one. */
+    assert_int_equal(slots_of(child), 2);
+    assert_true(child->slots[0] && child->slots[3] && !child->slots[127]);
+    check_slots(child);
+    expect(child, 0x400000, 16 * P, 20);
+    expect(child, (uint64_t)moved, 4 * P, 1);
+    expect(child, (uint64_t)across, 4 * P, 40);
+    assert_true(child->slots[0] != mm->slots[0]);
+    uint8_t b = 0xee;
+    assert_true(mm_write(child, 0x400000, &b, 1));
+    expect(mm, 0x400000, P, 20); /* the parent's copy is its own */
+    mm_unref(child);
+    check_slots(mm);
+}
+
+/* The budget: once the process holds its slots, a piece in a new one stays
+ * off the slots, and a released address space gives its slots back. */
+static void slots_budget(void **state)
+{
+    (void)state;
+    if (!mm->slots_wanted)
+        return;
+    unsigned got = 0;
+    uint64_t slot = 1;
+    for (; slot < UC_LINEAR_SLOTS - 1; slot++) {
+        int64_t r = mm_mmap(mm, slot * TIB, 4096, RW, ANON | MAP_FIXED_LINUX);
+        assert_int_equal(r, (int64_t)(slot * TIB));
+        if (!mm_in_window(mm, mm_find(mm, slot * TIB)))
+            break;
+        got++;
+    }
+    assert_true(got >= 8 && slot < UC_LINEAR_SLOTS - 1); /* reserved, then refused */
+    assert_int_equal(slots_of(mm), got);
+    check_slots(mm);
+    assert_null(mm_map_fixed(mm, (slot + 1) * TIB, 4096, RW, "[anon]", NULL));
+    assert_false(mm_in_window(mm, mm_find(mm, (slot + 1) * TIB)));
+    /* Given back with the address space: a new one gets a slot again. */
+    mm_detach_engine(mm, uc);
+    mm_unref(mm);
+    mm_slots_enable(true, false);
+    mm = mm_new(0x7ffffffff000ull);
+    mm_slots_enable(false, false);
+    assert_null(mm_attach_engine(mm, uc));
+    assert_null(mm_map_fixed(mm, 0x400000, 4096, RW, "[elf]", NULL));
+    assert_true(mm_in_window(mm, mm_find(mm, 0x400000)));
+}
+
+static int teardown_slots(void **state)
+{
+    check_slots(mm);
+    return teardown(state);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +676,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(strings_and_iovecs, setup_window, teardown_window),
         cmocka_unit_test_setup_teardown(window_placement, setup_window, teardown_window),
         cmocka_unit_test(window_refused),
+        cmocka_unit_test_setup_teardown(slots_placement, setup_slots, teardown_slots),
+        cmocka_unit_test_setup_teardown(slots_budget, setup_slots, teardown_slots),
         cmocka_unit_test_setup_teardown(mmap_topdown_and_fixed, setup, teardown),
         cmocka_unit_test_setup_teardown(mprotect_splits_and_prefix, setup, teardown),
         cmocka_unit_test_setup_teardown(mremap_grows_moves_shrinks, setup, teardown),
