@@ -521,9 +521,6 @@ uc_err uc_close(uc_engine *uc)
 
     /* flatviews */
     g_hash_table_destroy(uc->flat_views);
-    if (uc->softmmu_pcs) {
-        g_hash_table_destroy(uc->softmmu_pcs);
-    }
 
     // During flatviews destruction, we may still access memory regions.
     // So we free them afterwards.

@@ -401,10 +401,16 @@ struct uc_struct {
     // seccomp-emu: the host code generator has a base register for it
     // (set when the prologue is generated)
     bool linear_capable;
-    // seccomp-emu: guest pcs of blocks whose direct accesses kept meeting
-    // pages the linear mapping does not hold: translated again, they take
-    // the soft TLB (cpu_host_fault); NULL until the first
-    GHashTable *softmmu_pcs;
+    // seccomp-emu: guest pcs (+1; 0: free) of blocks whose direct accesses
+    // kept meeting pages the linear mapping does not hold: translated
+    // again, they take the soft TLB (cpu_host_fault, from a signal
+    // handler: no allocation).  Open addressing, a few probes; when they
+    // are all taken the first is overwritten, and its block may fault
+    // its way back in.
+#define UC_SOFTMMU_PCS 512
+#define UC_SOFTMMU_PROBES 8
+    uint64_t softmmu_pcs[UC_SOFTMMU_PCS];
+    struct TranslationBlock *softmmu_drop; // one of them, still to drop
     // seccomp-emu: the TLB fill in progress is for a user-privilege access
     // (UC_CTL_TLB_FILL_USER)
     bool tlb_fill_user;

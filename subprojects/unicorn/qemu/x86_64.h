@@ -1255,6 +1255,7 @@
 #define helper_gvec_bitsel helper_gvec_bitsel_x86_64
 #define cpu_restore_state cpu_restore_state_x86_64
 #define cpu_host_fault cpu_host_fault_x86_64
+#define softmmu_pc_wanted softmmu_pc_wanted_x86_64
 #define page_collection_lock page_collection_lock_x86_64
 #define page_collection_unlock page_collection_unlock_x86_64
 #define free_code_gen_buffer free_code_gen_buffer_x86_64

@@ -618,6 +618,13 @@ int cpu_exec(struct uc_struct *uc, CPUState *cpu)
 #endif /* buggy compiler */
 
         assert_no_pages_locked();
+        /* seccomp-emu: the block cpu_host_fault() sent to the soft TLB
+         * goes now, out of the signal handler it was found in (dropping
+         * a block tells the caller's code-page hook, which may allocate). */
+        if (uc->softmmu_drop) {
+            tb_phys_invalidate(uc->tcg_ctx, uc->softmmu_drop, -1);
+            uc->softmmu_drop = NULL;
+        }
     }
 
     /* if an exception is pending, we execute it here */

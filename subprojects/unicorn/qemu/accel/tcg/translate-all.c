@@ -386,7 +386,8 @@ bool cpu_restore_state(CPUState *cpu, uintptr_t host_pc, bool will_exit)
  * host fault per access would cost a thousand times the access.  At the
  * third such fault its pc joins softmmu_pcs, which the front end
  * translates through the soft TLB, and the block goes (as
- * cpu_io_recompile() drops one).  A page's first write or stack growth
+ * cpu_io_recompile() drops one; cpu_exec() drops it, out of this signal
+ * handler).  A page's first write or stack growth
  * costs a fault once, after which the mapping holds the page: a block that
  * meets them on page after page (a memset of fresh buffers) keeps its
  * direct accesses.  The last four pages are remembered: a loop over a
@@ -394,6 +395,39 @@ bool cpu_restore_state(CPUState *cpu, uintptr_t host_pc, bool will_exit)
  * one of them soon enough.
  */
 #define HOST_FAULTS_SOFTMMU 3
+
+static unsigned softmmu_pc_hash(target_ulong pc)
+{
+    return (unsigned)((pc ^ (pc >> 12) ^ (pc >> 24)) & (UC_SOFTMMU_PCS - 1));
+}
+
+static void softmmu_pc_add(struct uc_struct *uc, target_ulong pc)
+{
+    unsigned h = softmmu_pc_hash(pc);
+    for (int i = 0; i < UC_SOFTMMU_PROBES; i++) {
+        uint64_t *slot = &uc->softmmu_pcs[(h + i) & (UC_SOFTMMU_PCS - 1)];
+        if (*slot == 0 || *slot == (uint64_t)pc + 1) {
+            *slot = (uint64_t)pc + 1;
+            return;
+        }
+    }
+    uc->softmmu_pcs[h] = (uint64_t)pc + 1;
+}
+
+bool softmmu_pc_wanted(struct uc_struct *uc, target_ulong pc)
+{
+    unsigned h = softmmu_pc_hash(pc);
+    for (int i = 0; i < UC_SOFTMMU_PROBES; i++) {
+        uint64_t slot = uc->softmmu_pcs[(h + i) & (UC_SOFTMMU_PCS - 1)];
+        if (slot == (uint64_t)pc + 1) {
+            return true;
+        }
+        if (slot == 0) {
+            return false;
+        }
+    }
+    return false;
+}
 bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc, uintptr_t host_addr)
 {
     CPUState *cpu = uc->cpu;
@@ -422,11 +456,8 @@ bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc, uintptr_t host_addr
                 sizeof(tb->host_fault_pages) - sizeof(tb->host_fault_pages[0]));
         tb->host_fault_pages[0] = page + 1; /* 0: none */
     } else if (!(tb_cflags(tb) & CF_SOFTMMU) && ++tb->host_faults >= HOST_FAULTS_SOFTMMU) {
-        if (!uc->softmmu_pcs) {
-            uc->softmmu_pcs = g_hash_table_new(NULL, NULL); /* pointer keys */
-        }
-        g_hash_table_insert(uc->softmmu_pcs, (gpointer)(uintptr_t)tb->pc, (gpointer)1);
-        tb_phys_invalidate(tcg_ctx, tb, -1);
+        softmmu_pc_add(uc, tb->pc);
+        uc->softmmu_drop = tb; /* by cpu_exec(), out of the handler */
     }
     cpu_loop_exit_noexc(cpu);
 }

@@ -56,6 +56,8 @@ void restore_state_to_opc(CPUArchState *env, TranslationBlock *tb,
 bool cpu_restore_state(CPUState *cpu, uintptr_t searched_pc, bool will_exit);
 /* seccomp-emu: a host fault in generated code (uc_host_fault) */
 bool cpu_host_fault(struct uc_struct *uc, uintptr_t host_pc, uintptr_t host_addr);
+/* seccomp-emu: a block at pc met host faults again and again (cpu_host_fault) */
+bool softmmu_pc_wanted(struct uc_struct *uc, target_ulong pc);
 
 void QEMU_NORETURN cpu_loop_exit_noexc(CPUState *cpu);
 void QEMU_NORETURN cpu_io_recompile(CPUState *cpu, uintptr_t retaddr);

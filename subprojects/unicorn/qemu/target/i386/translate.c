@@ -7788,8 +7788,7 @@ static void i386_tr_init_disas_context(DisasContextBase *dcbase, CPUState *cpu)
     if (cpu->uc->linear_base && dc->cpl == 3 &&
         (cpu->uc->linear_table ? CODE64(dc) : !CODE64(dc)) &&
         !(tb_cflags(dc->base.tb) & CF_SOFTMMU) &&
-        !(cpu->uc->softmmu_pcs &&
-          g_hash_table_lookup(cpu->uc->softmmu_pcs, (gpointer)(uintptr_t)dc->base.pc_first))) {
+        !softmmu_pc_wanted(cpu->uc, dc->base.pc_first)) {
         tcg_ctx->direct_mmu_idx = dc->mem_index;
     }
 #if 0
