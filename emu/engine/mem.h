@@ -196,10 +196,9 @@ struct mm {
  * uses the window yet; it stays off on hosts whose page is not 4 KiB. */
 void mm_window_enable(bool on);
 /* Whether mm_new gives 64-bit address spaces slots, each a window of a
- * TiB (docs/linear-mapping.md, "8. x86_64 guests"), and whether their one
- * engine then accesses them directly (UC_CTL_LINEAR_TABLE): once at
- * start-up (SECCOMP_EMU_WINDOW64, emu/main.c), or by a test.  Off by
- * default while they are being built. */
+ * TiB (docs/linear-mapping.md, "8. x86_64 guests"), and whether their
+ * engines then access them directly (UC_CTL_LINEAR_TABLE): once at
+ * start-up (SECCOMP_EMU_WINDOW64, emu/main.c), or by a test. */
 void mm_slots_enable(bool on, bool direct);
 /* Whether a 32-bit mm's one engine accesses guest memory straight through
  * the window (SECCOMP_EMU_WINDOW, emu/main.c; docs/linear-mapping.md). */
