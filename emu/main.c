@@ -340,14 +340,15 @@ int main(int argc, char **argv)
     mm_window_enable(direct || !strcmp(window, "1"));
     mm_window_direct_enable(direct);
     /* x86_64 guests' memory in slots (docs/linear-mapping.md, 8.), reached
-     * directly where the i386 window is: SECCOMP_EMU_WINDOW64 as above. */
+     * directly where the i386 window is (mm_alloc: only there at all):
+     * SECCOMP_EMU_WINDOW64 as above. */
     const char *window64 = g_getenv("SECCOMP_EMU_WINDOW64");
     if (!window64 || !*window64)
         window64 = mm_window_direct_host() ? "direct" : "0";
     if (strcmp(window64, "0") && strcmp(window64, "1") && strcmp(window64, "direct"))
         die(EXIT_USAGE, NULL, "SECCOMP_EMU_WINDOW64 must be 0, 1 or direct");
     bool direct64 = !strcmp(window64, "direct") && mm_window_direct_host();
-    mm_slots_enable(strcmp(window64, "0") && mm_window_direct_host(), direct64);
+    mm_slots_enable(strcmp(window64, "0"), direct64);
     if (direct || direct64) {
         err_t fe = hostfault_install();
         if (fe)

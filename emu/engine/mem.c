@@ -315,9 +315,11 @@ static struct mm *mm_alloc(uint64_t limit, bool want_window, bool want_slots)
     mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vma));
     /* A 32-bit address space (i386: TASK_SIZE 0xFFFFE000) fits a window;
      * a 64-bit one gets its slots as it places memory (docs/linear-mapping.md,
-     * 8.).  A host page other than 4 KiB could not hold one guest page's
+     * 8.), only where the engine can reach them directly (a TiB reserved
+     * for nothing is no help, and costly under an emulator's mmap).  A
+     * host page other than 4 KiB could not hold one guest page's
      * protection. */
-    if (limit > WINDOW_SPAN && want_slots && host_page_size() == PAGE_SIZE_LINUX) {
+    if (limit > WINDOW_SPAN && want_slots && mm_window_direct_host()) {
         mm->slots_wanted = true;
         mm->window_end = limit;
     } else if (want_window && limit <= WINDOW_SPAN && host_page_size() == PAGE_SIZE_LINUX) {
