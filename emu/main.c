@@ -104,6 +104,23 @@ G_NORETURN static void die(int status, const char *prog, const char *msg)
     _exit(status);
 }
 
+/* SECCOMP_EMU_WINDOW (i386) or SECCOMP_EMU_WINDOW64 (x86_64): 0 keeps
+ * every guest access on the soft TLB, 1 places guest memory in windows but
+ * keeps the TLB (a whole test suite can ask for either), direct reaches it
+ * directly; unset, direct where the host's code generator can (x86-64
+ * hosts with 4 KiB pages), 0 elsewhere. */
+static const char *window_mode(const char *var)
+{
+    const char *mode = g_getenv(var);
+    if (!mode || !*mode)
+        return mm_window_direct_host() ? "direct" : "0";
+    if (strcmp(mode, "0") && strcmp(mode, "1") && strcmp(mode, "direct")) {
+        char *msg = g_strdup_printf("%s must be 0, 1 or direct", var);
+        die(EXIT_USAGE, NULL, msg);
+    }
+    return mode;
+}
+
 /* The capabilities of seccomp-emu itself, as a native child of it would
  * hold them (its effective set, from /proc/self/status where there is
  * one; elsewhere root's all, anyone else's none). */
@@ -325,28 +342,14 @@ int main(int argc, char **argv)
     if (!raw && first >= argc)
         die(EXIT_USAGE, NULL, "no PROGRAM given (see --help)");
 
-    /* Guest memory of i386 programs in a window, accessed directly by the
-     * engine, its faults taken from the host's SIGSEGV (docs/linear-mapping.md):
-     * the default where the host's code generator can (x86-64 hosts with
-     * 4 KiB pages).  SECCOMP_EMU_WINDOW=0 keeps every access on the soft
-     * TLB, =1 places memory in the window without direct accesses (a whole
-     * test suite can ask for either). */
-    const char *window = g_getenv("SECCOMP_EMU_WINDOW");
-    if (!window || !*window)
-        window = mm_window_direct_host() ? "direct" : "0";
-    if (strcmp(window, "0") && strcmp(window, "1") && strcmp(window, "direct"))
-        die(EXIT_USAGE, NULL, "SECCOMP_EMU_WINDOW must be 0, 1 or direct");
+    /* Guest memory in windows that translated code reaches directly, its
+     * faults taken from the host's SIGSEGV (docs/linear-mapping.md): an
+     * i386 address space's 4 GiB, an x86_64 one's slots. */
+    const char *window = window_mode("SECCOMP_EMU_WINDOW");
     bool direct = !strcmp(window, "direct");
     mm_window_enable(direct || !strcmp(window, "1"));
     mm_window_direct_enable(direct);
-    /* x86_64 guests' memory in slots (docs/linear-mapping.md, 8.), reached
-     * directly where the i386 window is (mm_alloc: only there at all):
-     * SECCOMP_EMU_WINDOW64 as above. */
-    const char *window64 = g_getenv("SECCOMP_EMU_WINDOW64");
-    if (!window64 || !*window64)
-        window64 = mm_window_direct_host() ? "direct" : "0";
-    if (strcmp(window64, "0") && strcmp(window64, "1") && strcmp(window64, "direct"))
-        die(EXIT_USAGE, NULL, "SECCOMP_EMU_WINDOW64 must be 0, 1 or direct");
+    const char *window64 = window_mode("SECCOMP_EMU_WINDOW64");
     bool direct64 = !strcmp(window64, "direct") && mm_window_direct_host();
     mm_slots_enable(strcmp(window64, "0"), direct64);
     if (direct || direct64) {
