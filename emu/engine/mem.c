@@ -114,21 +114,40 @@ static void window_direct_share(struct mm *mm);
 
 uint8_t *mm_window_base(const struct mm *mm) { return mm->window ? window_base(mm->window) : NULL; }
 
+/* Does guest [addr, addr+len) lie in one slot of mm, an x86_64 space
+ * with slots, below its window_end? */
+static bool slot_of(const struct mm *mm, uint64_t addr, uint64_t len, uint64_t *slot)
+{
+    if (!mm->slots_wanted || !len || addr >= mm->window_end || len > mm->window_end - addr)
+        return false;
+    *slot = addr >> UC_LINEAR_SLOT_BITS;
+    return *slot < UC_LINEAR_SLOTS && (addr + len - 1) >> UC_LINEAR_SLOT_BITS == *slot;
+}
+
+/* The fault handler's ranges gain a window's (while no engine of the mm
+ * runs, or before any does). */
+static void windows_add(struct mm *mm, const struct window *w)
+{
+    unsigned n = mm->windows.n;
+    mm->windows.range[n].lo = (uintptr_t)window_base(w);
+    mm->windows.range[n].hi = (uintptr_t)window_base(w) + window_len(w);
+    mm->windows.n = n + 1;
+}
+
 /* The window holding guest [addr, addr+len) of mm, and addr's offset in
  * it: an i386 space's one window, or the x86_64 slot the range lies in
  * (a range across two slots has none).  NULL where there is none. */
 static struct window *window_find(const struct mm *mm, uint64_t addr, uint64_t len,
                                   uint64_t *off)
 {
-    if (!len || addr >= mm->window_end || len > mm->window_end - addr)
-        return NULL;
     if (mm->window) {
+        if (!len || addr >= mm->window_end || len > mm->window_end - addr)
+            return NULL;
         *off = addr;
         return mm->window;
     }
-    uint64_t slot = addr >> UC_LINEAR_SLOT_BITS;
-    if (!mm->slots_wanted || slot >= UC_LINEAR_SLOTS ||
-        (addr + len - 1) >> UC_LINEAR_SLOT_BITS != slot || !mm->slots[slot])
+    uint64_t slot;
+    if (!slot_of(mm, addr, len, &slot) || !mm->slots[slot])
         return NULL;
     *off = addr - (slot << UC_LINEAR_SLOT_BITS);
     return mm->slots[slot];
@@ -141,13 +160,9 @@ static struct window *window_find(const struct mm *mm, uint64_t addr, uint64_t l
 static struct window *window_get(struct mm *mm, uint64_t addr, uint64_t len, uint64_t *off)
 {
     struct window *w = window_find(mm, addr, len, off);
-    if (w || mm->window || !mm->slots_wanted || !len || addr >= mm->window_end ||
-        len > mm->window_end - addr)
+    uint64_t slot;
+    if (w || mm->window || !slot_of(mm, addr, len, &slot) || slots_reserved >= SLOTS_MAX)
         return w;
-    /* Below window_end, which is at most 2^47: one of the slots. */
-    uint64_t slot = addr >> UC_LINEAR_SLOT_BITS;
-    if ((addr + len - 1) >> UC_LINEAR_SLOT_BITS != slot || slots_reserved >= SLOTS_MAX)
-        return NULL;
     err_t e = window_reserve(&w, WINDOW_SLOT_SPAN);
     if (e) {
         g_debug("no slot at 0x%" G_GINT64_MODIFIER "x, host memory placed as without: %s",
@@ -158,10 +173,7 @@ static struct window *window_get(struct mm *mm, uint64_t addr, uint64_t len, uin
     slots_reserved++;
     mm->slots[slot] = w;
     mm->slot_table[slot] = (uint64_t)(uintptr_t)window_base(w) - (slot << UC_LINEAR_SLOT_BITS);
-    unsigned n = mm->windows.n;
-    mm->windows.range[n].lo = (uintptr_t)window_base(w);
-    mm->windows.range[n].hi = (uintptr_t)window_base(w) + window_len(w);
-    mm->windows.n = n + 1;
+    windows_add(mm, w);
     *off = addr - (slot << UC_LINEAR_SLOT_BITS);
     return w;
 }
@@ -333,11 +345,8 @@ static struct mm *mm_alloc(uint64_t limit, bool want_window, bool want_slots)
             err_free(e);
         }
         mm->window_end = limit;
-        if (mm->window) {
-            mm->windows.range[0].lo = (uintptr_t)window_base(mm->window);
-            mm->windows.range[0].hi = (uintptr_t)window_base(mm->window) + window_len(mm->window);
-            mm->windows.n = 1;
-        }
+        if (mm->window)
+            windows_add(mm, mm->window);
     }
     return mm;
 }
