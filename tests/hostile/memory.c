@@ -998,10 +998,9 @@ static void stack(void)
 
 /* ------------------------------------------------- 11. cmpxchg8b across */
 
-static void cx8(ulong a)
+/* lock cmpxchg8b at a, compared with hi:lo, to store 0x22222222:11111111 */
+static void cx8_with(ulong a, unsigned lo, unsigned hi)
 {
-    unsigned lo = 0xdeadbeef, hi = 0xdeadbeef; /* differs from what is there */
-    (void)a;
 #if defined(__x86_64__)
     __asm__ volatile("push %%rbx\n mov $0x11111111, %%ebx\n 9: lock cmpxchg8b (%2)" MARKED " pop %%rbx"
                      : "+a"(lo), "+d"(hi) : "r"(a), "c"(0x22222222) : "memory", "cc");
@@ -1011,17 +1010,15 @@ static void cx8(ulong a)
 #endif
 }
 
+static void cx8(ulong a)
+{
+    cx8_with(a, 0xdeadbeef, 0xdeadbeef); /* differs from what is there */
+}
+
 static unsigned cx_hi; /* the upper half there, which may be past the page */
 static void cx8_equal(ulong a)
 {
-    unsigned lo = *(volatile unsigned *)a, hi = cx_hi;
-#if defined(__x86_64__)
-    __asm__ volatile("push %%rbx\n mov $0x11111111, %%ebx\n 9: lock cmpxchg8b (%2)" MARKED " pop %%rbx"
-                     : "+a"(lo), "+d"(hi) : "r"(a), "c"(0x22222222) : "memory", "cc");
-#else
-    __asm__ volatile("push %%ebx\n mov $0x11111111, %%ebx\n 9: lock cmpxchg8b (%2)" MARKED " pop %%ebx"
-                     : "+a"(lo), "+d"(hi) : "S"(a), "c"(0x22222222) : "memory", "cc");
-#endif
+    cx8_with(a, *(volatile unsigned *)a, cx_hi);
 }
 
 static void cmpxchg8b(void)
