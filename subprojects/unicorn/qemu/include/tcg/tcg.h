@@ -645,6 +645,10 @@ struct TCGContext {
        extension that allows arithmetic on void*.  */
     void *code_gen_prologue;
     void *code_gen_epilogue;
+    /* seccomp-emu: where a block's own jump-cache probe goes when it
+     * misses: a stub that calls helper_lookup_tb_ptr and jumps to what it
+     * returns; NULL where the host code generator has none. */
+    void *lookup_tb_stub;
     void *code_gen_buffer;
     void *initial_buffer;
     size_t initial_buffer_size;

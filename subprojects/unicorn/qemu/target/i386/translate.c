@@ -2926,8 +2926,102 @@ static void gen_bnd_jmp(DisasContext *s)
    If INHIBIT, set HF_INHIBIT_IRQ_MASK if it isn't already set.
    If RECHECK_TF, emit a rechecking helper for #DB, ignoring the state of
    S->TF.  This is used by the syscall/sysret insns.  */
+/*
+ * seccomp-emu: an indirect jump probes the jump cache itself, as
+ * helper_lookup_tb_ptr() does (tb_lookup__cpu_state()), and jumps straight
+ * to the block it finds; only a miss calls the helper, through the host's
+ * lookup_tb_stub.  The call, its prologue and its branches were a third to
+ * a half of an interpreter's time.  The probe is branch-free: an empty
+ * entry reads as no_tb, whose CF_INVALID matches nothing, and the target is
+ * chosen with a conditional move.  The new eip is the caller's value, not
+ * a reload of what it stored: a mispredicted jump waits for this chain.
+ * What it compares is what the helper
+ * compares, read when the jump is made: pc and cs_base, the flags
+ * (cpu_get_tb_cpu_state()), and the cflags that join the hash (CF_PARALLEL
+ * changes while the engine runs).  The helper's trace_vcpu_dstate is left
+ * out: nothing in this tree sets trace_dstate, so both are 0.
+ */
+static const TranslationBlock no_tb = { .cflags = CF_INVALID };
+
+#define CPU_FIELD_FROM_ENV(field) \
+    ((intptr_t)offsetof(X86CPU, parent_obj) + (intptr_t)offsetof(CPUState, field) - \
+     (intptr_t)offsetof(X86CPU, env))
+
+static void gen_lookup_and_goto_ptr(DisasContext *s, TCGv eip)
+{
+    TCGContext *tcg_ctx = s->uc->tcg_ctx;
+#if TCG_TARGET_REG_BITS == 64 && defined(TARGET_X86_64)
+    if (tcg_ctx->lookup_tb_stub) {
+        TCGv_ptr cpu_env = tcg_ctx->cpu_env;
+        TCGv_i64 pc = tcg_temp_new_i64(tcg_ctx);
+        TCGv_i64 cs_base = tcg_temp_new_i64(tcg_ctx);
+        TCGv_i64 t = tcg_temp_new_i64(tcg_ctx);
+        TCGv_i64 u = tcg_temp_new_i64(tcg_ctx);
+        TCGv_i64 miss = tcg_temp_new_i64(tcg_ctx);
+        TCGv_i64 tb = tcg_temp_new_i64(tcg_ctx);
+        TCGv_i64 zero = tcg_const_i64(tcg_ctx, 0);
+        uint32_t cluster = (uint32_t)s->uc->cpu->cluster_index << CF_CLUSTER_SHIFT;
+
+        tcg_gen_ld_i64(tcg_ctx, cs_base, cpu_env, offsetof(CPUX86State, segs[R_CS].base));
+        tcg_gen_add_i64(tcg_ctx, pc, eip, cs_base);
+
+        /* tb = cpu->tb_jmp_cache[tb_jmp_cache_hash_func(pc)] */
+        tcg_gen_shri_i64(tcg_ctx, t, pc, TB_JMP_CACHE_BITS);
+        tcg_gen_xor_i64(tcg_ctx, t, t, pc);
+        tcg_gen_andi_i64(tcg_ctx, t, t, TB_JMP_CACHE_SIZE - 1);
+        tcg_gen_shli_i64(tcg_ctx, t, t, 3);
+        QEMU_BUILD_BUG_ON(sizeof(TranslationBlock *) != 8);
+        tcg_gen_add_i64(tcg_ctx, t, t, (TCGv_i64)cpu_env);
+        tcg_gen_ld_i64(tcg_ctx, tb, (TCGv_ptr)t, CPU_FIELD_FROM_ENV(tb_jmp_cache));
+        tcg_gen_movi_i64(tcg_ctx, t, (uintptr_t)&no_tb);
+        tcg_gen_movcond_i64(tcg_ctx, TCG_COND_EQ, tb, tb, zero, t, tb);
+
+        tcg_gen_ld_i64(tcg_ctx, miss, (TCGv_ptr)tb, offsetof(TranslationBlock, pc));
+        tcg_gen_xor_i64(tcg_ctx, miss, miss, pc);
+        tcg_gen_ld_i64(tcg_ctx, t, (TCGv_ptr)tb, offsetof(TranslationBlock, cs_base));
+        tcg_gen_xor_i64(tcg_ctx, t, t, cs_base);
+        tcg_gen_or_i64(tcg_ctx, miss, miss, t);
+
+        /* cpu_get_tb_cpu_state()'s flags */
+        tcg_gen_ld32u_i64(tcg_ctx, t, cpu_env, offsetof(CPUX86State, hflags));
+        tcg_gen_ld_i64(tcg_ctx, u, cpu_env, offsetof(CPUX86State, eflags));
+        tcg_gen_andi_i64(tcg_ctx, u, u, IOPL_MASK | TF_MASK | RF_MASK | VM_MASK | AC_MASK);
+        tcg_gen_or_i64(tcg_ctx, t, t, u);
+        tcg_gen_ld32u_i64(tcg_ctx, u, (TCGv_ptr)tb, offsetof(TranslationBlock, flags));
+        tcg_gen_xor_i64(tcg_ctx, t, t, u);
+        tcg_gen_or_i64(tcg_ctx, miss, miss, t);
+
+        /* (tb->cflags & (CF_HASH_MASK | CF_INVALID)) == curr_cflags() with
+         * the cluster */
+        tcg_gen_ld32u_i64(tcg_ctx, t, (TCGv_ptr)tb, offsetof(TranslationBlock, cflags));
+        tcg_gen_andi_i64(tcg_ctx, t, t, CF_HASH_MASK | CF_INVALID);
+        tcg_gen_ld32u_i64(tcg_ctx, u, cpu_env, CPU_FIELD_FROM_ENV(tcg_cflags));
+        tcg_gen_andi_i64(tcg_ctx, u, u, ~(uint64_t)CF_CLUSTER_MASK & 0xffffffffu);
+        tcg_gen_ori_i64(tcg_ctx, u, u, cluster);
+        tcg_gen_xor_i64(tcg_ctx, t, t, u);
+        tcg_gen_or_i64(tcg_ctx, miss, miss, t);
+
+        tcg_gen_ld_i64(tcg_ctx, tb, (TCGv_ptr)tb, offsetof(TranslationBlock, tc.ptr));
+        tcg_gen_movi_i64(tcg_ctx, t, (uintptr_t)tcg_ctx->lookup_tb_stub);
+        tcg_gen_movcond_i64(tcg_ctx, TCG_COND_NE, tb, miss, zero, t, tb);
+        tcg_gen_op1i(tcg_ctx, INDEX_op_goto_ptr, tcgv_i64_arg(tcg_ctx, tb));
+
+        tcg_temp_free_i64(tcg_ctx, pc);
+        tcg_temp_free_i64(tcg_ctx, cs_base);
+        tcg_temp_free_i64(tcg_ctx, t);
+        tcg_temp_free_i64(tcg_ctx, u);
+        tcg_temp_free_i64(tcg_ctx, miss);
+        tcg_temp_free_i64(tcg_ctx, tb);
+        tcg_temp_free_i64(tcg_ctx, zero);
+        return;
+    }
+#endif
+    tcg_gen_lookup_and_goto_ptr(tcg_ctx);
+}
+
+/* JR, when not NULL, holds the new eip (already in env) of an indirect jump. */
 static void
-do_gen_eob_worker(DisasContext *s, bool inhibit, bool recheck_tf, bool jr)
+do_gen_eob_worker(DisasContext *s, bool inhibit, bool recheck_tf, TCGv jr)
 {
     TCGContext *tcg_ctx = s->uc->tcg_ctx;
     gen_update_cc_op(s);
@@ -2950,7 +3044,7 @@ do_gen_eob_worker(DisasContext *s, bool inhibit, bool recheck_tf, bool jr)
     } else if (s->tf) {
         gen_helper_single_step(tcg_ctx, tcg_ctx->cpu_env);
     } else if (jr) {
-        tcg_gen_lookup_and_goto_ptr(tcg_ctx);
+        gen_lookup_and_goto_ptr(s, jr);
     } else {
         tcg_gen_exit_tb(tcg_ctx, NULL, 0);
     }
@@ -2960,7 +3054,7 @@ do_gen_eob_worker(DisasContext *s, bool inhibit, bool recheck_tf, bool jr)
 static inline void
 gen_eob_worker(DisasContext *s, bool inhibit, bool recheck_tf)
 {
-    do_gen_eob_worker(s, inhibit, recheck_tf, false);
+    do_gen_eob_worker(s, inhibit, recheck_tf, NULL);
 }
 
 /* End of block.
@@ -2979,7 +3073,7 @@ static void gen_eob(DisasContext *s)
 /* Jump to register */
 static void gen_jr(DisasContext *s, TCGv dest)
 {
-    do_gen_eob_worker(s, false, false, true);
+    do_gen_eob_worker(s, false, false, dest);
 }
 
 /* generate a jump to eip. No segment change must happen before as a

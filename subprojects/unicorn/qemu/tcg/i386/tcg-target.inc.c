@@ -3759,6 +3759,8 @@ static const int tcg_target_callee_save_regs[] = {
       + TCG_TARGET_STACK_ALIGN - 1) \
      & ~(TCG_TARGET_STACK_ALIGN - 1))
 
+void *helper_lookup_tb_ptr(CPUArchState *env);
+
 /* Generate global QEMU prologue and epilogue code */
 static void tcg_target_qemu_prologue(TCGContext *s)
 {
@@ -3817,6 +3819,19 @@ static void tcg_target_qemu_prologue(TCGContext *s)
         tcg_out_pop(s, tcg_target_callee_save_regs[i]);
     }
     tcg_out_opc(s, OPC_RET, 0, 0, 0);
+
+#if TCG_TARGET_REG_BITS == 64
+    /*
+     * seccomp-emu: the miss path of the jump-cache probe that a block ending
+     * in an indirect jump makes itself (the x86 front end's
+     * gen_lookup_and_goto_ptr).  Reached by goto_ptr, so the stack is the
+     * block's own and a call is aligned as a helper call from it is.
+     */
+    s->lookup_tb_stub = s->code_ptr;
+    tcg_out_mov(s, TCG_TYPE_PTR, tcg_target_call_iarg_regs[0], TCG_AREG0);
+    tcg_out_call(s, (tcg_insn_unit *)helper_lookup_tb_ptr);
+    tcg_out_modrm(s, OPC_GRP5, EXT5_JMPN_Ev, TCG_REG_EAX);
+#endif
 }
 
 static void tcg_out_nop_fill(tcg_insn_unit *p, int count)
