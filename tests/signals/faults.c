@@ -8,7 +8,10 @@
  * non-canonical for x86_64, where khalt is an ordinary unmapped address;
  * ssnc loads through rbp from a non-canonical address, #SS on x86_64; ac
  * sets EFLAGS.AC and loads a misaligned dword, #AC, which Linux leaves on
- * in the handler); MODE is how the handler is installed and what it does:
+ * in the handler; acjr reaches the same load through an indirect call
+ * twice, first with AC clear, so that the second call, with AC set, finds
+ * the block translated without it in the jump cache and must not run it);
+ * MODE is how the handler is installed and what it does:
  *   info          SA_SIGINFO handler: prints siginfo and the sigcontext's
  *                 trap number and error code, skips the instruction by
  *                 editing the saved instruction pointer
@@ -48,6 +51,7 @@ extern char f_kwrite[], f_kwrite_at[], f_kwrite_after[];
 extern char f_khalt[];
 extern char f_ssnc[], f_ssnc_at[], f_ssnc_after[];
 extern char f_ac[], f_ac_at[], f_ac_after[];
+extern char f_acjr[], f_acjr_at[], f_acjr_after[];
 
 /* A page of data that is not executable: code jumped to there faults. */
 static unsigned char nx_code[8192] __attribute__((aligned(4096))) = { 0xc3 };
@@ -74,7 +78,11 @@ __asm__(".text\n"
         "f_ssnc: push %rbp\n movabs $0x800000000000, %rbp\n f_ssnc_at: mov (%rbp), %eax\n"
         " f_ssnc_after: pop %rbp\n ret\n"
         "f_ac: pushfq\n orl $0x40000, (%rsp)\n popfq\n f_ac_at: movl 1(%rsp), %eax\n"
-        " f_ac_after: pushfq\n andl $~0x40000, (%rsp)\n popfq\n ret\n");
+        " f_ac_after: pushfq\n andl $~0x40000, (%rsp)\n popfq\n ret\n"
+        "f_acjr: lea f_acjr_load(%rip), %rax\n call *%rax\n"
+        " pushfq\n orl $0x40000, (%rsp)\n popfq\n lea f_acjr_load(%rip), %rax\n call *%rax\n"
+        " pushfq\n andl $~0x40000, (%rsp)\n popfq\n ret\n"
+        "f_acjr_load: f_acjr_at: movl 1(%rsp), %eax\n f_acjr_after: ret\n");
 /* past the red zone, which the compiler may use below rsp */
 #define AC_OFF()                                                                           \
     __asm__ volatile("lea -128(%%rsp), %%rsp\n pushfq\n andl $~0x40000, (%%rsp)\n popfq\n" \
@@ -102,7 +110,11 @@ __asm__(".text\n"
         "f_ssnc: push %ebp\n mov $0x10, %ebp\n f_ssnc_at: mov (%ebp), %eax\n"
         " f_ssnc_after: pop %ebp\n ret\n"
         "f_ac: pushfl\n orl $0x40000, (%esp)\n popfl\n f_ac_at: movl 1(%esp), %eax\n"
-        " f_ac_after: pushfl\n andl $~0x40000, (%esp)\n popfl\n ret\n");
+        " f_ac_after: pushfl\n andl $~0x40000, (%esp)\n popfl\n ret\n"
+        "f_acjr: lea f_acjr_load, %eax\n call *%eax\n"
+        " pushfl\n orl $0x40000, (%esp)\n popfl\n lea f_acjr_load, %eax\n call *%eax\n"
+        " pushfl\n andl $~0x40000, (%esp)\n popfl\n ret\n"
+        "f_acjr_load: f_acjr_at: movl 1(%esp), %eax\n f_acjr_after: ret\n");
 #define AC_OFF() __asm__ volatile("pushfl\n andl $~0x40000, (%%esp)\n popfl" ::: "memory", "cc")
 #define KPAGE_TARGET ((char *)0xfffff000)
 #define SSNC_SIGNAL SIGSEGV
@@ -134,6 +146,7 @@ static const struct site sites[] = {
     { "khalt", SIGSEGV, f_khalt, NULL, NULL, (char *)0xfffff800 },
     { "ssnc", SSNC_SIGNAL, f_ssnc, f_ssnc_at, f_ssnc_after, SSNC_TARGET },
     { "ac", SIGBUS, f_ac, f_ac_at, f_ac_after, NULL },
+    { "acjr", SIGBUS, f_acjr, f_acjr_at, f_acjr_after, NULL },
 };
 
 static const struct site *cur;
