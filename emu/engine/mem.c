@@ -314,6 +314,28 @@ static err_t hook_views(struct mm *mm, uc_engine *uc);
 static void unhook_views(struct mm *mm, uc_engine *uc);
 static void update_view_hooks(struct mm *mm);
 
+/* The engine's table of slot offsets (UC_CTL_LINEAR_TABLE): the first
+ * host page, which holds the lower half's 128 entries, writable; the rest
+ * read-only zeros. */
+static err_t slot_table_map(struct mm *mm)
+{
+    const uint64_t bytes = UC_LINEAR_TABLE_ENTRIES * sizeof(uint64_t);
+    const uint64_t page = host_page_size();
+    G_STATIC_ASSERT(UC_LINEAR_SLOTS * sizeof(uint64_t) <= PAGE_SIZE_LINUX);
+    err_t e = window_reserve(&mm->slot_table_map, bytes);
+    if (!e)
+        e = window_place(mm->slot_table_map, 0, page, PROT_READ | PROT_WRITE);
+    if (!e)
+        e = window_place(mm->slot_table_map, page, bytes - page, PROT_READ);
+    if (e) {
+        window_release(mm->slot_table_map);
+        mm->slot_table_map = NULL;
+        return e;
+    }
+    mm->slot_table = (uint64_t *)window_base(mm->slot_table_map);
+    return OK;
+}
+
 /* mm_new, and mm_copy's child, which gets a window or slots when its
  * parent has them whatever mm_window_enable and mm_slots_enable say now. */
 static struct mm *mm_alloc(uint64_t limit, bool want_window, bool want_slots)
@@ -332,8 +354,15 @@ static struct mm *mm_alloc(uint64_t limit, bool want_window, bool want_slots)
      * host page other than 4 KiB could not hold one guest page's
      * protection. */
     if (limit > WINDOW_SPAN && want_slots && mm_window_direct_host()) {
-        mm->slots_wanted = true;
-        mm->window_end = limit;
+        err_t e = slot_table_map(mm);
+        if (e) {
+            g_debug("no slots for a 64-bit address space, host memory placed as without: %s",
+                    e);
+            err_free(e);
+        } else {
+            mm->slots_wanted = true;
+            mm->window_end = limit;
+        }
     } else if (want_window && limit <= WINDOW_SPAN && host_page_size() == PAGE_SIZE_LINUX) {
         err_t e = window_reserve(&mm->window, WINDOW_SPAN);
         if (e) {
@@ -384,6 +413,7 @@ void mm_unref(struct mm *mm)
             slots_reserved--;
         }
     }
+    window_release(mm->slot_table_map);
     if (mm->code_pages)
         g_hash_table_destroy(mm->code_pages);
     g_free(mm->exe_path);

@@ -2839,7 +2839,8 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
 
         if (rw == UC_CTL_IO_WRITE) {
             uint64_t *table = va_arg(args, uint64_t *);
-            if (table && (!uc->linear_capable || table[UC_LINEAR_SLOTS] != 0)) {
+            if (table && (!uc->linear_capable || table[UC_LINEAR_SLOTS] != 0 ||
+                          table[UC_LINEAR_TABLE_ENTRIES - 1] != 0)) {
                 err = UC_ERR_ARG;
             } else if ((uintptr_t)table != uc->linear_base || !uc->linear_table) {
                 uc->linear_base = (uintptr_t)table;

@@ -499,9 +499,11 @@ static void misaligned_movaps_faults(void **state)
 struct rig64 {
     uc_engine *uc;
     uint8_t *region, *far, *window;
-    uint64_t table[UC_LINEAR_SLOTS + 1];
+    uint64_t *table; /* UC_LINEAR_TABLE_ENTRIES, zeros as mapped */
     int intno;
 };
+
+#define TABLE_BYTES (UC_LINEAR_TABLE_ENTRIES * sizeof(uint64_t))
 
 static void on_intr64(uc_engine *uc, uint32_t intno, void *user)
 {
@@ -523,6 +525,9 @@ static void rig64_open(struct rig64 *r, const uint8_t *user_code, size_t len)
     void *w = mmap(NULL, GUEST_SIZE + GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANON, -1, 0);
     assert_true(w != MAP_FAILED);
     r->window = w;
+    void *t = mmap(NULL, TABLE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1, 0);
+    assert_true(t != MAP_FAILED);
+    r->table = t;
     assert_true(mmap(r->window + DATA_AT, 0x1000, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANON | MAP_FIXED, -1, 0) == r->window + DATA_AT);
 
@@ -560,6 +565,7 @@ static void rig64_close(struct rig64 *r)
 {
     assert_int_equal(uc_close(r->uc), UC_ERR_OK);
     munmap(r->window, GUEST_SIZE + GUARD);
+    munmap(r->table, TABLE_BYTES);
     free(r->region);
     free(r->far);
 }
@@ -644,7 +650,7 @@ static void no_table_keeps_the_region(void **state)
 }
 
 /* Addresses no slot holds: non-canonical, the upper half, past the
- * table's slots (each from the table's last entry), and a slot without an
+ * lower half (each from its own entry, 0), and a slot without an
  * offset: the soft TLB's answer, as without the table (whatever that is in
  * this rig, which has no paging: seccomp-emu's TLB fill makes it the
  * kernel's).

@@ -532,6 +532,7 @@ static void check_slots(const struct mm *m)
         }
     }
     assert_int_equal(m->slot_table[UC_LINEAR_SLOTS], 0);
+    assert_int_equal(m->slot_table[UC_LINEAR_TABLE_ENTRIES - 1], 0);
 }
 
 static unsigned slots_of(const struct mm *m)

@@ -673,11 +673,13 @@ typedef enum uc_control_type {
     UC_CTL_CODE_PAGE_HOOK,
     // seccomp-emu: a linear mapping of a 64-bit guest's memory in slots of
     // 2^UC_LINEAR_SLOT_BITS bytes.  @args is a table of
-    // UC_LINEAR_SLOTS + 1 host offsets, the last 0: a guest load or store
-    // at CPL 3 in 64-bit code, with no memory hook installed, at an address
-    // whose slot (address >> UC_LINEAR_SLOT_BITS, as the last when larger)
-    // has a non-zero offset becomes one host access at address + offset;
-    // any other takes the soft TLB, as does one that needs alignment and
+    // UC_LINEAR_TABLE_ENTRIES host offsets, one for every value of an
+    // address's top bits (only the first UC_LINEAR_SLOTS, x86-64's lower
+    // half, may be non-zero; the caller maps the rest as zeros, which costs
+    // no memory until read): a guest load or store at CPL 3 in 64-bit code,
+    // with no memory hook installed, at an address whose slot (address >>
+    // UC_LINEAR_SLOT_BITS) has a non-zero offset becomes one host access at
+    // address + offset; any other takes the soft TLB, as does one that needs alignment and
     // is misaligned.  The caller keeps each slot's host range, and a guard
     // page past it, mapped so that it mirrors the guest's memory, and turns
     // the host's faults there back into guest faults.  The table is read
@@ -694,6 +696,7 @@ typedef enum uc_control_type {
 // covering x86-64's lower half.
 #define UC_LINEAR_SLOT_BITS 40
 #define UC_LINEAR_SLOTS 128
+#define UC_LINEAR_TABLE_ENTRIES (1ull << (64 - UC_LINEAR_SLOT_BITS))
 
 /*
 

@@ -1794,7 +1794,7 @@ static inline void tcg_out_tlb_load(TCGContext *s, TCGReg addrlo, TCGReg addrhi,
  * Record the context of a call to the out of line helper code for the slow path
  * for a load or store, so that we can later generate the correct helper code
  */
-static void add_qemu_ldst_label(TCGContext *s, bool is_ld, bool is_64,
+static TCGLabelQemuLdst *add_qemu_ldst_label(TCGContext *s, bool is_ld, bool is_64,
                                 TCGMemOpIdx oi,
                                 TCGReg datalo, TCGReg datahi,
                                 TCGReg addrlo, TCGReg addrhi,
@@ -1814,6 +1814,8 @@ static void add_qemu_ldst_label(TCGContext *s, bool is_ld, bool is_64,
     label->label_ptr[0] = label_ptr[0];
     /* seccomp-emu: also a linear access's second jump (tcg_out_linear_addr) */
     label->label_ptr[1] = label_ptr[1];
+    label->addr_to_arg = false;
+    return label;
 }
 
 /*
@@ -1853,7 +1855,11 @@ static bool tcg_out_qemu_ld_slow_path(TCGContext *s, TCGLabelQemuLdst *l)
         tcg_out_sti(s, TCG_TYPE_PTR, (uintptr_t)l->raddr, TCG_REG_ESP, ofs);
     } else {
         tcg_out_mov(s, TCG_TYPE_PTR, tcg_target_call_iarg_regs[0], TCG_AREG0);
-        /* The second argument is already loaded with addrlo.  */
+        /* The second argument is already loaded with addrlo, but by
+         * the soft TLB's sequence only. */
+        if (l->addr_to_arg) {
+            tcg_out_mov(s, TCG_TYPE_TL, tcg_target_call_iarg_regs[1], l->addrlo_reg);
+        }
         tcg_out_movi(s, TCG_TYPE_I32, tcg_target_call_iarg_regs[2], oi);
         tcg_out_movi(s, TCG_TYPE_PTR, tcg_target_call_iarg_regs[3],
                      (uintptr_t)l->raddr);
@@ -1948,7 +1954,11 @@ static bool tcg_out_qemu_st_slow_path(TCGContext *s, TCGLabelQemuLdst *l)
         tcg_out_st(s, TCG_TYPE_PTR, retaddr, TCG_REG_ESP, ofs);
     } else {
         tcg_out_mov(s, TCG_TYPE_PTR, tcg_target_call_iarg_regs[0], TCG_AREG0);
-        /* The second argument is already loaded with addrlo.  */
+        /* The second argument is already loaded with addrlo, but by
+         * the soft TLB's sequence only. */
+        if (l->addr_to_arg) {
+            tcg_out_mov(s, TCG_TYPE_TL, tcg_target_call_iarg_regs[1], l->addrlo_reg);
+        }
         tcg_out_mov(s, (s_bits == MO_64 ? TCG_TYPE_I64 : TCG_TYPE_I32),
                     tcg_target_call_iarg_regs[2], l->datalo_reg);
         tcg_out_movi(s, TCG_TYPE_I32, tcg_target_call_iarg_regs[3], oi);
@@ -2083,14 +2093,15 @@ static void tcg_out_qemu_ld_direct(TCGContext *s, TCGReg datalo, TCGReg datahi,
  * 4 GiB + 8), which the caller keeps reserved.
  *
  * UC_CTL_LINEAR_TABLE (a 64-bit guest): the slot's offset from the table in
- * the base register, the slot taken as the table's last (0) when past it:
- *     mov addr, L0; shr $40, L0; mov $128, L1d; cmp L1, L0; cmova L1, L0
- *     mov (base, L0, 8), L0; mov addr, L1; test L0, L0; je slow
+ * the base register, which has an entry for every address's top 24 bits:
+ *     mov addr, L0; shr $40, L0; mov (base, L0, 8), L0; test L0, L0; je slow
  * then [addr + L0]: one dependent load, of a line the block's other
- * accesses keep in the cache, and no branch on the address itself (the
- * slow path wants the address in L1, as the soft TLB's leaves it).  Any address,
- * non-canonical included, lands in a slot the caller holds (its guard page
- * past it included) or goes to the soft TLB.
+ * accesses keep in the cache, between the address and the access (a clamp
+ * of the slot there cost interp64 14%), and no branch on the address
+ * itself.  The slow path loads the address into L1 itself, where the soft
+ * TLB's leaves it (addr_to_arg).  Any address, non-canonical included,
+ * lands in a slot the caller holds (its guard page past it included) or
+ * goes to the soft TLB.
  *
  * An access that needs alignment tests it first and goes to the soft-TLB
  * slow path when misaligned, which raises the guest's fault.  Returns
@@ -2111,13 +2122,9 @@ static bool tcg_out_linear_addr(TCGContext *s, TCGReg addrlo, MemOp opc, int mem
     if (s->uc->linear_table) {
         tcg_out_mov(s, TCG_TYPE_I64, TCG_REG_L0, addrlo);
         tcg_out_shifti(s, SHIFT_SHR + P_REXW, TCG_REG_L0, UC_LINEAR_SLOT_BITS);
-        tcg_out_movi(s, TCG_TYPE_I32, TCG_REG_L1, UC_LINEAR_SLOTS);
-        tgen_arithr(s, ARITH_CMP + P_REXW, TCG_REG_L0, TCG_REG_L1);
-        tcg_out_cmov(s, TCG_COND_GTU, P_REXW, TCG_REG_L0, TCG_REG_L1);
+        QEMU_BUILD_BUG_ON(UC_LINEAR_TABLE_ENTRIES != 1ull << (64 - UC_LINEAR_SLOT_BITS));
         tcg_out_modrm_sib_offset(s, OPC_MOVL_GvEv + P_REXW, TCG_REG_L0,
                                  TCG_TARGET_LINEAR_BASE_REG, TCG_REG_L0, 3, 0);
-        /* The slow path takes the address in L1, its second argument. */
-        tcg_out_mov(s, TCG_TYPE_I64, TCG_REG_L1, addrlo);
         tcg_out_modrm(s, OPC_TESTL + P_REXW, TCG_REG_L0, TCG_REG_L0);
         tcg_out_opc(s, OPC_JCC_long + JCC_JE, 0, 0, 0);
         label_ptr[0] = s->code_ptr;
@@ -2171,7 +2178,7 @@ static void tcg_out_qemu_ld(TCGContext *s, const TCGArg *args, bool is64)
         tcg_out_qemu_ld_direct(s, datalo, datahi, base, index, 0, 0, is64, opc);
         if (label_ptr[0]) {
             add_qemu_ldst_label(s, true, is64, oi, datalo, datahi, addrlo, addrhi,
-                                s->code_ptr, label_ptr);
+                                s->code_ptr, label_ptr)->addr_to_arg = s->uc->linear_table;
         }
         return;
     }
@@ -2293,7 +2300,7 @@ static void tcg_out_qemu_st(TCGContext *s, const TCGArg *args, bool is64)
         tcg_out_qemu_st_direct(s, datalo, datahi, base, index, 0, 0, opc);
         if (label_ptr[0]) {
             add_qemu_ldst_label(s, false, is64, oi, datalo, datahi, addrlo, addrhi,
-                                s->code_ptr, label_ptr);
+                                s->code_ptr, label_ptr)->addr_to_arg = s->uc->linear_table;
         }
         return;
     }
