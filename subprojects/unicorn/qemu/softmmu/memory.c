@@ -273,7 +273,17 @@ void memory_unmap(struct uc_struct *uc, MemoryRegion *mr)
 {
     if (uc->cpu) {
         // We also need to remove all tb cache
-        uc->uc_invalidate_tb(uc, mr->addr, int128_get64(mr->size));
+        /* seccomp-emu: by the region's own RAM addresses, which blocks are
+         * keyed by.  uc_invalidate_tb() finds them by translating the
+         * region's first page as a fetch, which a TLB-fill hook may refuse
+         * (a page no VMA holds below a stack): it then dropped none, and
+         * the refusal's error failed the next uc_mem_map_ptr(). */
+        if (mr->ram_block) {
+            ram_addr_t ram = memory_region_get_ram_addr(mr);
+            tb_invalidate_phys_range(uc, ram, ram + int128_get64(mr->size));
+        } else {
+            uc->uc_invalidate_tb(uc, mr->addr, int128_get64(mr->size));
+        }
 
         // Make sure all pages associated with the MemoryRegion are flushed
         // Only need to do this if we are in a running state
