@@ -307,6 +307,29 @@ static guint first_above(const struct mm *mm, uint64_t addr)
     return lo;
 }
 
+/* ---- a piece in an engine: one region over it and its reserve ---- */
+
+/* The region of piece v: [start, end), and a stack's reserve below it
+ * (struct vma's below), whose host memory runs on below v->host. */
+static uc_err engine_map(uc_engine *uc, const struct vma *v)
+{
+    return uc_mem_map_ptr(uc, v->start - v->below, v->end - v->start + v->below,
+                          mm_vma_uc_prot(v, v->prot), v->host - v->below);
+}
+
+/* (Unicorn drops the region's translations by its RAM addresses: its
+ * first page, in a reserve, translates to nothing.) */
+static uc_err engine_unmap(uc_engine *uc, const struct vma *v)
+{
+    return uc_mem_unmap(uc, v->start - v->below, v->end - v->start + v->below);
+}
+
+static uc_err engine_protect(uc_engine *uc, const struct vma *v, int prot)
+{
+    return uc_mem_protect(uc, v->start - v->below, v->end - v->start + v->below,
+                          mm_vma_uc_prot(v, prot));
+}
+
 static bool write_view(const struct vma *v);
 static void drop_views_of(struct mm *mm, uc_engine *uc, const struct vma *w, const uint8_t *host,
                           uint64_t len);
@@ -394,8 +417,7 @@ void mm_unref(struct mm *mm)
         return;
     for (guint i = 0; i < mm->vmas->len; i++) {
         for (guint k = 0; k < mm->engines->len; k++)
-            uc_mem_unmap(mm->engines->pdata[k], VMA(mm, i)->start,
-                         VMA(mm, i)->end - VMA(mm, i)->start);
+            engine_unmap(mm->engines->pdata[k], VMA(mm, i));
         chunk_unref(VMA(mm, i)->chunk);
     }
     for (guint k = 0; k < mm->engines->len; k++)
@@ -423,7 +445,7 @@ void mm_unref(struct mm *mm)
 static void unmap_first(uc_engine *uc, const struct mm *mm, guint n)
 {
     while (n-- > 0)
-        uc_mem_unmap(uc, VMA(mm, n)->start, VMA(mm, n)->end - VMA(mm, n)->start);
+        engine_unmap(uc, VMA(mm, n));
 }
 
 err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
@@ -437,8 +459,7 @@ err_t mm_attach_engine(struct mm *mm, uc_engine *uc)
     guint mapped = 0;
     for (; !e && mapped < mm->vmas->len; mapped++) {
         const struct vma *v = VMA(mm, mapped);
-        e = UC_TRY(uc_mem_map_ptr(uc, v->start, v->end - v->start, mm_vma_uc_prot(v, v->prot),
-                                   v->host));
+        e = UC_TRY(engine_map(uc, v));
     }
     if (e)
         unmap_first(uc, mm, mapped - 1);
@@ -519,6 +540,7 @@ err_t mm_copy(const struct mm *src, struct mm **out)
         struct vma v = *VMA(src, i);
         struct chunk *c = v.chunk;
         v.locked = v.lock_onfault = false; /* dup_mmap(): VM_LOCKED_MASK cleared */
+        v.below = 0; /* the child's engines map ahead anew, should its stack grow */
         if (v.dontfork) {
             mm->mapped -= v.end - v.start; /* dup_mmap() skips VM_DONTCOPY */
             continue;
@@ -931,14 +953,54 @@ static uint64_t mapped_in(const struct mm *mm, uint64_t addr, uint64_t len)
     return n;
 }
 
+/* The reserve of piece i becomes `below` bytes: the engines map it again
+ * over its new extent. */
+static err_t reserve_set(struct mm *mm, guint i, uint64_t below)
+{
+    struct vma *v = VMA(mm, i), to = *v;
+    to.below = below;
+    for (guint k = 0; k < mm->engines->len; k++) {
+        uc_engine *uc = mm->engines->pdata[k];
+        err_t e = UC_TRY(engine_unmap(uc, v));
+        if (!e && (e = UC_TRY(engine_map(uc, &to)))) {
+            /* as it was; an engine that refuses even that fails the next access */
+            engine_map(uc, v);
+        }
+        if (e) {
+            while (k-- > 0) {
+                engine_unmap(mm->engines->pdata[k], &to);
+                engine_map(mm->engines->pdata[k], v);
+            }
+            return e;
+        }
+    }
+    v->below = below;
+    return OK;
+}
+
+/* [lo, hi), free of mappings, is about to be mapped in the engines: a
+ * reserve there (the piece above's) gives way. */
+static err_t reserve_clear(struct mm *mm, uint64_t lo, uint64_t hi)
+{
+    guint i = first_above(mm, lo);
+    if (i >= mm->vmas->len)
+        return OK;
+    const struct vma *v = VMA(mm, i);
+    if (v->start < hi || v->start - v->below >= hi)
+        return OK;
+    return reserve_set(mm, i, v->start - hi);
+}
+
 static err_t insert_piece(struct mm *mm, struct vma v)
 {
+    err_t e = reserve_clear(mm, v.start - v.below, v.end);
+    if (e)
+        return e;
     for (guint k = 0; k < mm->engines->len; k++) {
-        err_t e = UC_TRY(uc_mem_map_ptr(mm->engines->pdata[k], v.start, v.end - v.start,
-                                        mm_vma_uc_prot(&v, v.prot), v.host));
+        e = UC_TRY(engine_map(mm->engines->pdata[k], &v));
         if (e) {
             while (k-- > 0)
-                uc_mem_unmap(mm->engines->pdata[k], v.start, v.end - v.start);
+                engine_unmap(mm->engines->pdata[k], &v);
             return e;
         }
     }
@@ -949,7 +1011,9 @@ static err_t insert_piece(struct mm *mm, struct vma v)
 
 /* Map v (its start, end and attributes; a free range) on a new chunk with
  * `room` bytes to grow into (chunk_new_growing), or in the window (which
- * is room enough). */
+ * is room enough).  A reserve below it (v.below, over a free range) takes
+ * host address space below the piece: the chunk's, or the window's,
+ * clipped to the window that holds the piece. */
 static err_t map_chunk(struct mm *mm, struct vma v, size_t room, uint8_t **host_out)
 {
     uint64_t len = v.end - v.start;
@@ -957,13 +1021,16 @@ static err_t map_chunk(struct mm *mm, struct vma v, size_t room, uint8_t **host_
         return err_new("guest memory limit reached");
     struct chunk *c = NULL;
     err_t e = OK;
-    if (window_holds(mm, &v))
+    uint64_t off;
+    if (window_holds(mm, &v)) {
         e = chunk_in_window(mm, v.start, len, &c);
-    else if (!(c = chunk_new_growing(len, room)))
+        if (!e && window_find(mm, v.start, len, &off))
+            v.below = MIN(v.below, off);
+    } else if (!(c = v.below ? chunk_new(v.below + len) : chunk_new_growing(len, room)))
         e = err_new("host mmap of %" G_GUINT64_FORMAT " bytes: %s", len, host_strerror(errno));
     if (e)
         return e;
-    v.host = c->base;
+    v.host = c->windowed ? c->base : c->base + v.below;
     v.chunk = c;
     v.window_prot = 0;
     e = insert_piece(mm, v);
@@ -979,7 +1046,7 @@ static err_t map_chunk(struct mm *mm, struct vma v, size_t room, uint8_t **host_
         return e;
     mm->mapped += len;
     if (host_out)
-        *host_out = c->base;
+        *host_out = v.host;
     return OK;
 }
 
@@ -1018,18 +1085,25 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
         (!in_window && v->host + (v->end - v->start) != c->base + c->used) ||
         (mm->max_mapped && mm->mapped + extra > mm->max_mapped))
         return false;
+    struct vma grown = *v;
+    grown.end += extra;
+    if (in_window && !window_holds(mm, &grown))
+        return false;
+    /* A stack's reserve there goes first (only the piece above changes). */
+    err_t e = reserve_clear(mm, v->end, grown.end);
+    if (e) {
+        err_free(e);
+        return false;
+    }
+    v = VMA(mm, i);
     uint8_t *more = NULL; /* host pages mapped here for this growth */
     if (in_window) {
         /* The window is the room: the pages after the piece are its
          * guest range's, free (the callers checked). */
-        struct vma grown = *v;
-        grown.end += extra;
-        if (!window_holds(mm, &grown))
-            return false;
         uint64_t off;
         struct window *w = window_find(mm, v->end, extra, &off);
-        err_t e = w ? window_place(w, off, extra, PROT_READ | PROT_WRITE)
-                    : err_new("no window holds the growth");
+        e = w ? window_place(w, off, extra, PROT_READ | PROT_WRITE)
+              : err_new("no window holds the growth");
         if (e) {
             err_free(e);
             return false;
@@ -1048,24 +1122,22 @@ static bool grow_piece(struct mm *mm, guint i, uint64_t extra)
         }
         more = want;
     }
-    uint64_t old_len = v->end - v->start;
     guint k = 0;
     for (; k < mm->engines->len; k++) {
         uc_engine *uc = mm->engines->pdata[k];
-        if (uc_mem_unmap(uc, v->start, old_len) != UC_ERR_OK)
+        if (engine_unmap(uc, v) != UC_ERR_OK)
             break;
-        if (uc_mem_map_ptr(uc, v->start, old_len + extra, mm_vma_uc_prot(v, v->prot), v->host) !=
-            UC_ERR_OK) {
+        if (engine_map(uc, &grown) != UC_ERR_OK) {
             /* as it was; an engine that refuses even that fails the next access */
-            uc_mem_map_ptr(uc, v->start, old_len, mm_vma_uc_prot(v, v->prot), v->host);
+            engine_map(uc, v);
             break;
         }
     }
     if (k < mm->engines->len) {
         while (k-- > 0) {
             uc_engine *uc = mm->engines->pdata[k];
-            uc_mem_unmap(uc, v->start, old_len + extra);
-            uc_mem_map_ptr(uc, v->start, old_len, mm_vma_uc_prot(v, v->prot), v->host);
+            engine_unmap(uc, &grown);
+            engine_map(uc, v);
         }
         if (in_window)
             err_free(mm_window_clear(mm, v->end, extra));
@@ -1101,6 +1173,7 @@ static err_t map_object(struct mm *mm, const struct vma *src, size_t off, uint64
         struct vma v = *src;
         v.start = dst;
         v.end = dst + inside;
+        v.below = 0;
         v.host = c->base + off;
         if (!(e = insert_piece(mm, v)))
             mm->mapped += inside;
@@ -1169,7 +1242,7 @@ static err_t carve_pieces(struct mm *mm, uint64_t addr, uint64_t len, bool relea
         struct vma v = *VMA(mm, i);
         err_t e = OK;
         for (guint k = 0; k < mm->engines->len && !e; k++)
-            e = UC_TRY(uc_mem_unmap(mm->engines->pdata[k], v.start, v.end - v.start));
+            e = UC_TRY(engine_unmap(mm->engines->pdata[k], &v));
         if (e)
             return e;
         g_array_remove_index(mm->vmas, i);
@@ -1185,6 +1258,7 @@ static err_t carve_pieces(struct mm *mm, uint64_t addr, uint64_t len, bool relea
         if (v.end > end) {
             struct vma right = v;
             right.start = end;
+            right.below = 0; /* a reserve stays below the lowest piece */
             right.host = v.host + (end - v.start);
             right.pgoff = v.pgoff + (end - v.start) / PAGE_SIZE_LINUX;
             if ((e = insert_piece(mm, right)))
@@ -1520,6 +1594,8 @@ static err_t isolate(struct mm *mm, guint i, uint64_t from, uint64_t to)
         struct vma p = keep;
         p.start = cuts[k];
         p.end = cuts[k + 1];
+        if (k > 0)
+            p.below = 0; /* a reserve stays below the lowest piece */
         p.host = keep.host + (cuts[k] - keep.start);
         p.pgoff = keep.pgoff + (cuts[k] - keep.start) / PAGE_SIZE_LINUX;
         if (!(e = insert_piece(mm, p)))
@@ -1603,8 +1679,7 @@ static int64_t mm_mprotect_stopped(struct mm *mm, uint64_t addr, uint64_t len, i
         }
         err_t e = OK;
         for (guint k = 0; k < mm->engines->len && !e; k++)
-            e = UC_TRY(uc_mem_protect(mm->engines->pdata[k], v->start, v->end - v->start,
-                                      mm_vma_uc_prot(v, prot)));
+            e = UC_TRY(engine_protect(mm->engines->pdata[k], v, prot));
         if (e)
             return map_errno(e);
         /* mprotect_fixup(): made writable, private memory is charged now;
@@ -1800,6 +1875,7 @@ static err_t move_pages(struct mm *mm, uint64_t old, uint64_t len, uint64_t dst)
          i++) {
         struct vma piece = *VMA(mm, i);
         uint64_t from = MAX(piece.start, old), to = MIN(piece.end, old + len);
+        piece.below = 0; /* it maps ahead anew, should it grow down */
         piece.pgoff = anon ? piece.pgoff + (from - piece.start) / PAGE_SIZE_LINUX
                            : (dst + (from - old)) / PAGE_SIZE_LINUX;
         if (private_anon(&piece) && anon) {
@@ -2596,11 +2672,19 @@ void *mm_guard(void)
     return guard;
 }
 
-/* The least the stack grows by.  It grows by its own size when that is
- * more: each piece is a mapping of its own in the engine, whose memory view
- * is rebuilt at every map, so pieces of a fixed size made deep recursion
- * quadratic (100 MiB of stack took 13 s); doubling makes it a few dozen
- * maps.  Host memory is spent only where the guest touches. */
+/* A stack grows exactly to the page an access reaches below it, as
+ * Linux's expand_downwards() grows the VMA: a call on the range below
+ * then meets a hole.  Its engines map ahead of it, though: each piece is a
+ * region of its own in an engine, whose memory view is rebuilt at every
+ * map, so a region per grown page made deep recursion quadratic (100 MiB
+ * of stack in 64 KiB pieces took 13 s).  So the lowest piece of a stack
+ * carries a reserve below it (struct vma's below), in the same region,
+ * which no VMA holds: the TLB fill refuses it, the window keeps it
+ * PROT_NONE, and an access there comes here, where the piece grows into
+ * it without an engine call.  When the reserve is spent, the growth is a
+ * new piece whose reserve is the stack's size again (at least GROW_STEP,
+ * at most GROW_ROOM_MAX): a few dozen regions for the deepest stack.
+ * Host memory is spent only where the guest touches. */
 #define GROW_STEP (64 * 1024)
 #define STACK_GUARD_GAP STACK_GUARD_GAP_LINUX
 
@@ -2614,6 +2698,46 @@ static bool stack_gap_free(const struct mm *mm, uint64_t low)
         return true;
     const struct vma *prev = VMA(mm, i - 1);
     return vma_is_stack(prev) || prev->prot == 0 || low - prev->end >= STACK_GUARD_GAP;
+}
+
+/* The lowest piece of a stack, i, reaches down to `want` through its
+ * reserve: the window places the pages with the piece's protection there,
+ * and no engine changes. */
+static err_t grow_into_reserve(struct mm *mm, guint i, uint64_t want)
+{
+    struct vma *v = VMA(mm, i);
+    uint64_t grow = v->start - want;
+    if (mm_in_window(mm, v)) {
+        uint64_t off;
+        struct window *w = window_find(mm, want, grow, &off);
+        err_t e = w ? window_place(w, off, grow,
+                                   v->window_prot ? v->window_prot - 1 : PROT_READ | PROT_WRITE)
+                    : err_new("no window holds the growth");
+        if (e)
+            return e;
+    }
+    v->start = want;
+    v->host -= grow;
+    v->below -= grow;
+    v->pgoff -= grow / PAGE_SIZE_LINUX;
+    mm->mapped += grow;
+    return OK;
+}
+
+/* The growth of the stack whose lowest piece is i down to `want`, as a
+ * new piece with the VMA's flags and page offsets (expand_downwards), and
+ * a reserve down to `low`. */
+static err_t grow_new_piece(struct mm *mm, guint i, uint64_t want, uint64_t low)
+{
+    const struct vma *grows = VMA(mm, i);
+    struct vma v = { .start = want, .end = grows->start, .prot = grows->prot,
+                     .name = STACK_VMA_NAME, .below = want - low,
+                     .locked = grows->locked, .lock_onfault = grows->lock_onfault,
+                     .noreserve = grows->noreserve, .account = grows->account,
+                     .dontfork = grows->dontfork, .madv = grows->madv, .anon = grows->anon,
+                     .anon_forked = grows->anon_forked,
+                     .pgoff = grows->pgoff - (grows->start - want) / PAGE_SIZE_LINUX };
+    return map_chunk(mm, v, 0, NULL);
 }
 
 static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t rlim,
@@ -2632,44 +2756,34 @@ static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t 
      * their protection grows under RLIMIT_STACK's 8 MiB). */
     guint ni = first_above(mm, addr);
     uint64_t stack_end = vma_run_end(mm, ni);
-    const struct vma grows = *next;
     if (rlim != RLIM_INFINITY_LINUX && stack_end - want > rlim)
         return "stack overflow: the stack would exceed RLIMIT_STACK";
     if (want < MMAP_MIN_ADDR || !stack_gap_free(mm, want))
         return "stack overflow: the stack would run into another mapping";
-    /* More than asked (GROW_STEP), never past the limit or the guard gap. */
-    uint64_t step = MAX((uint64_t)GROW_STEP, stack_end - next->start), low = want;
-    if (next->start >= step && next->start - step < low) {
-        uint64_t cand = next->start - step;
-        if (rlim != RLIM_INFINITY_LINUX && stack_end - cand > rlim)
-            cand = stack_end - (rlim & ~(PAGE_SIZE_LINUX - 1));
-        if (cand < low && cand >= MMAP_MIN_ADDR && stack_gap_free(mm, cand))
-            low = cand;
-    }
-    err_t e = mm_map_fixed(mm, low, grows.start - low, grows.prot, STACK_VMA_NAME, NULL);
-    if (e && low < want) {
-        /* The extra may be what RLIMIT_AS refuses: Linux charges only
-         * what the access needs. */
-        err_free(e);
-        low = want;
-        e = mm_map_fixed(mm, want, grows.start - want, grows.prot, STACK_VMA_NAME, NULL);
+    /* may_expand_vm(): what the access needs, never the reserve. */
+    if (mm->max_mapped && mm->mapped + (next->start - want) > mm->max_mapped)
+        return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";
+    err_t e;
+    if (next->below >= next->start - want) {
+        e = grow_into_reserve(mm, ni, want);
+    } else {
+        /* A new reserve: the stack's size below it, never below the
+         * mapping before it or where RLIMIT_STACK would stop it anyway. */
+        uint64_t step = MIN(MAX((uint64_t)GROW_STEP, stack_end - next->start),
+                            (uint64_t)GROW_ROOM_MAX);
+        uint64_t low = want > step ? want - step : 0;
+        low = MAX(low, MMAP_MIN_ADDR);
+        if (ni > 0)
+            low = MAX(low, VMA(mm, ni - 1)->end);
+        if (rlim != RLIM_INFINITY_LINUX && stack_end - low > rlim)
+            low = stack_end - (rlim & ~(PAGE_SIZE_LINUX - 1));
+        e = grow_new_piece(mm, ni, want, MIN(low, want));
     }
     if (e) {
+        g_debug("stack growth: %s", e);
         err_free(e);
-        return "stack growth refused by the memory limit (RLIMIT_AS, --memory)";
+        return "stack growth refused by the host (its memory or map count)";
     }
-    /* The growth is the VMA's own (expand_downwards): its flags, and the
-     * page offsets it runs down to. */
-    struct vma *g = VMA(mm, first_above(mm, low));
-    g->locked = grows.locked;
-    g->lock_onfault = grows.lock_onfault;
-    g->noreserve = grows.noreserve;
-    g->account = grows.account;
-    g->dontfork = grows.dontfork;
-    g->madv = grows.madv;
-    g->anon = grows.anon;
-    g->anon_forked = grows.anon_forked;
-    g->pgoff = grows.pgoff - (grows.start - low) / PAGE_SIZE_LINUX;
     return NULL;
 }
 

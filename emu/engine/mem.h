@@ -77,6 +77,14 @@ struct vma {
                             (a fork's child, anon_vma_fork()): it merges only
                             with a VMA of the same anon_vma */
     enum vma_special special;
+    uint64_t below;      /* the reserve of a mapping that grows down: bytes
+                            below `start`, host memory at host - below, that
+                            the engines map with the piece (one region over
+                            [start - below, end)) but no VMA holds, so the
+                            guest meets a hole there (the TLB fill refuses
+                            it; the window keeps it PROT_NONE) until the
+                            stack grows into it (mem.c, mm_grow_stack).
+                            0 on every other piece */
     uint8_t window_prot; /* in the window: 1 + the host PROT_READ/PROT_WRITE
                             its pages have there now; 0 unknown (just placed,
                             moved or grown), which mem.c's window_sync sets */
