@@ -2266,19 +2266,19 @@ static bool advice_splits(int advice)
     }
 }
 
-/* madvise_vma_behavior(): the VMA flags of v once `advice` is taken (a
- * special mapping's do not matter: it never merges).  KSM ignores shared
- * memory; VM_NO_KHUGEPAGED mappings ignore the huge page advice. */
+/* madvise_vma_behavior(): the VMA flags of v once `advice` is taken.  A
+ * special mapping's count too: a change would split it (advise_range).
+ * KSM ignores shared memory and special mappings (vma_ksm_compatible());
+ * the huge page advice sets its flag on any mapping (hugepage_madvise()),
+ * and so it does on this host's [vdso] and [vvar]. */
 static uint8_t advised_flags(const struct vma *v, int advice)
 {
     uint8_t f = v->madv;
-    if (v->special)
-        return f;
     switch (advice) {
     case MADV_NORMAL_LINUX: return f & ~(VMA_MADV_RANDOM | VMA_MADV_SEQUENTIAL);
     case MADV_RANDOM_LINUX: return (f & ~VMA_MADV_SEQUENTIAL) | VMA_MADV_RANDOM;
     case MADV_SEQUENTIAL_LINUX: return (f & ~VMA_MADV_RANDOM) | VMA_MADV_SEQUENTIAL;
-    case MADV_MERGEABLE_LINUX: return v->shared ? f : f | VMA_MADV_MERGEABLE;
+    case MADV_MERGEABLE_LINUX: return v->shared || v->special ? f : f | VMA_MADV_MERGEABLE;
     case MADV_UNMERGEABLE_LINUX: return f & ~VMA_MADV_MERGEABLE;
     case MADV_HUGEPAGE_LINUX: return (f & ~VMA_MADV_NOHUGEPAGE) | VMA_MADV_HUGEPAGE;
     case MADV_NOHUGEPAGE_LINUX: return (f & ~VMA_MADV_HUGEPAGE) | VMA_MADV_NOHUGEPAGE;
@@ -2375,21 +2375,8 @@ static int64_t collapse(const struct mm *mm, guint i, uint64_t from, uint64_t to
 /* What one advice does to one mapping's part [from, to): 0 or -errno. */
 static int64_t advise_one(struct vma *v, uint64_t from, uint64_t to, int advice)
 {
-    /* Advice kept as a VMA flag splits the mapping when it covers part of
-     * it; a special mapping refuses to be split. */
-    /* [vvar] is VM_DONTDUMP already: nothing changes, nothing splits. */
-    if (advice == MADV_DONTDUMP_LINUX && v->special == VMA_VVAR)
-        return 0;
-    switch (advice) {
-    case MADV_RANDOM_LINUX: case MADV_SEQUENTIAL_LINUX: case MADV_DONTFORK_LINUX:
-    case MADV_DONTDUMP_LINUX: case MADV_WIPEONFORK_LINUX: case MADV_HUGEPAGE_LINUX:
-    case MADV_NOHUGEPAGE_LINUX:
-        if (splits_special(v, from, to))
-            return -EINVAL_LINUX;
-        break;
-    default:
-        break;
-    }
+    /* Advice kept as a VMA flag is taken by advise_range() once this
+     * allows it (madvise_update_vma() comes last). */
     switch (advice) {
     case MADV_DONTNEED_LINUX:
     case MADV_DONTNEED_LOCKED_LINUX:
@@ -2500,23 +2487,25 @@ static int64_t advise_range(struct mm *mm, uint64_t addr, uint64_t len, int advi
             return r;
         if (advice == MADV_POPULATE_WRITE_LINUX)
             mm_anon_write(mm, at, stop - at); /* its write faults */
-        /* VM_DONTCOPY, set or cleared: a change on part of a mapping
-         * splits it (nothing changes, nothing splits). */
-        bool dontfork = advice == MADV_DONTFORK_LINUX;
-        if ((dontfork || advice == MADV_DOFORK_LINUX) && v->dontfork != dontfork) {
+        /* madvise_update_vma(): the flags madvise keeps in the VMA
+         * (VM_DONTCOPY and advised_flags), when they change, split a
+         * mapping the advice covers in part; when they do not, nothing
+         * splits.  A special mapping's may_split refuses: -EINVAL, for a
+         * change alone (measured on this host, Linux 6.18: MADV_RANDOM
+         * over the whole [vdso], then again over its first page, is 0;
+         * MADV_NORMAL there then is -EINVAL; corpus
+         * mm-madvise-special-*). */
+        bool dontfork = advice == MADV_DONTFORK_LINUX ||
+                        (v->dontfork && advice != MADV_DOFORK_LINUX);
+        uint8_t madv = advised_flags(v, advice);
+        if (dontfork != v->dontfork || madv != v->madv) {
+            if (splits_special(v, at, stop))
+                return -EINVAL_LINUX;
             err_t e = isolate(mm, i, at, stop);
             if (e)
                 return map_errno(e);
             i = first_above(mm, at);
             VMA(mm, i)->dontfork = dontfork;
-        }
-        /* So do the other flags madvise keeps in the VMA. */
-        uint8_t madv = advised_flags(VMA(mm, i), advice);
-        if (madv != VMA(mm, i)->madv) {
-            err_t e = isolate(mm, i, at, stop);
-            if (e)
-                return map_errno(e);
-            i = first_above(mm, at);
             VMA(mm, i)->madv = madv;
         }
         at = stop;
@@ -2651,8 +2640,13 @@ uint64_t mm_mmap_base(uint64_t task_size, uint64_t stack_rlim)
 static void mm_set_special_stopped(struct mm *mm, uint64_t addr, enum vma_special special)
 {
     guint i = first_above(mm, addr);
-    if (i < mm->vmas->len && VMA(mm, i)->start <= addr)
+    if (i < mm->vmas->len && VMA(mm, i)->start <= addr) {
         VMA(mm, i)->special = special;
+        /* [vvar] is VM_DONTDUMP from the start (vdso_install_vvar_mapping):
+         * MADV_DONTDUMP changes nothing on it, so splits nothing. */
+        if (special == VMA_VVAR)
+            VMA(mm, i)->madv |= VMA_MADV_DONTDUMP;
+    }
 }
 
 void *mm_guard(void)
