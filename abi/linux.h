@@ -148,6 +148,9 @@
 #define MAP_NONBLOCK_LINUX 0x10000
 #define MAP_STACK_LINUX 0x20000
 #define MAP_HUGETLB_LINUX 0x40000
+/* mmap's log2 of a huge page size, in bits 26-31 of its flags */
+#define MAP_HUGE_SHIFT_LINUX 26
+#define MAP_HUGE_MASK_LINUX 0x3f
 #define MAP_FIXED_NOREPLACE_LINUX 0x100000
 #define MREMAP_MAYMOVE_LINUX 1
 #define MREMAP_FIXED_LINUX 2

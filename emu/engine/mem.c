@@ -1390,6 +1390,18 @@ static uint64_t thp_aligned_free(const struct mm *mm, uint64_t len, uint64_t top
     return off_sub ? at + off_sub : at + pmd; /* top-down: the upper boundary */
 }
 
+/* A hole for len bytes at a multiple of `align` below top, as
+ * unmapped_area_topdown() finds it with an align_mask: the highest gap of
+ * len + align - PAGE_SIZE, at its highest aligned address. */
+static uint64_t aligned_free(const struct mm *mm, uint64_t len, uint64_t top, uint64_t align)
+{
+    uint64_t want = len + align - PAGE_SIZE_LINUX;
+    if (want < len)
+        return 0;
+    uint64_t at = mm_find_free(mm, want, top);
+    return at ? (at + align - PAGE_SIZE_LINUX) & ~(align - 1) : 0;
+}
+
 static int64_t map_errno(err_t e)
 {
     err_free(e);
@@ -1473,6 +1485,12 @@ static int64_t unmapped_area(const struct mm *mm, uint64_t addr, uint64_t len, i
             ;
         else if ((flags & MAP_32BIT_LINUX) && mm->limit == TASK_SIZE_64_LINUX)
             addr = find_free_up(mm, plen, 0x40000000ull, 0x80000000ull);
+        else if (flags & MAP_HUGETLB_LINUX)
+            /* hugetlbfs's file: x86's get_align_mask() aligns the search
+             * to its huge page (2 MiB, or 1 GiB as the flags name it) */
+            addr = aligned_free(mm, plen, top,
+                                ((flags >> MAP_HUGE_SHIFT_LINUX) & MAP_HUGE_MASK_LINUX) == 30
+                                    ? 1ull << 30 : 2ull << 20);
         else if (!(addr = addr || shared ? 0 : thp_aligned_free(mm, plen, top)))
             addr = mm_find_free(mm, plen, top);
         if (!addr)

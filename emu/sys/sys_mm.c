@@ -109,7 +109,7 @@ static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, in
          * and the offset must be multiples of it; no huge pages are
          * reserved (vm.nr_hugepages 0), so what passes fails with -ENOMEM
          * once the memory calls' own checks are done (mm_mmap). */
-        unsigned sizelog = ((unsigned)flags >> 26) & 0x3f;
+        unsigned sizelog = ((unsigned)flags >> MAP_HUGE_SHIFT_LINUX) & MAP_HUGE_MASK_LINUX;
         if (sizelog && sizelog != 21 && sizelog != 30)
             return -EINVAL_LINUX;
         uint64_t huge = sizelog == 30 ? 1ull << 30 : 2ull << 20;
@@ -118,13 +118,25 @@ static int64_t do_mmap(struct task *t, uint64_t addr, uint64_t len, int prot, in
         if (!len || !hlen)
             return -EINVAL_LINUX;
         /* __get_unmapped_area(): longer than user space is -ENOMEM before
-         * hugetlbfs looks at the address, and its mmap at the offset */
+         * hugetlbfs looks at the address */
         if (hlen > t->mm->limit)
             return -ENOMEM_LINUX;
-        if ((flags & MAP_FIXED_LINUX) && (addr & (huge - 1)))
+        if ((flags & (MAP_FIXED_LINUX | MAP_FIXED_NOREPLACE_LINUX)) && (addr & (huge - 1)))
             return -EINVAL_LINUX;
+        /* hugetlb_get_unmapped_area(): a hint rounds up to a huge page (in
+         * 64 bits: past 2^64 it is none), and the hole for the whole
+         * rounded length is found, or not (-ENOMEM), before do_mmap() goes
+         * on to hugetlbfs's mmap, which alone looks at the offset
+         * (measured on this host, Linux 6.18, i386 and x86_64: corpus
+         * mmap-hugetlb-no-room-before-offset*). */
+        if (!(flags & (MAP_FIXED_LINUX | MAP_FIXED_NOREPLACE_LINUX)))
+            addr = (addr + huge - 1) & ~(huge - 1);
+        int64_t at = mm_unmapped_area(t->mm, addr, hlen, flags);
+        if (at < 0)
+            return at;
         if (off & (huge - 1))
             return -EINVAL_LINUX;
+        len = hlen;
     }
     return mm_mmap(t->mm, addr, len, prot, flags);
 }
