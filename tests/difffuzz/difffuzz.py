@@ -871,10 +871,32 @@ def first_diff_op(ops, d):
     while i < min(len(no), len(eo)) and no[i] == eo[i]:
         i += 1
     text = no[:i + 1].decode('latin-1')
-    last = None
-    for m in re.finditer(r'(\d+): [cwhfsrgjvGd]', text):
-        last = int(m.group(1))
-    return ops[last] if last is not None and last < len(ops) else '(status/stderr)'
+    last = -1
+    for m in re.finditer(r'(\d+): ([cwhfsrgjvGd])(?: (\d+))?', text):
+        n, kind, nr = int(m.group(1)), m.group(2), m.group(3)
+        if last < n < len(ops) and header_fits(ops[n], kind, nr):
+            last = n
+            continue
+        # The runner's op counter lives in its data: a mapping over it (a
+        # fixed mmap at B-4096) starts it again at 0, and the number no
+        # longer names the op.  The op is the next one this header fits.
+        later = [k for k in range(last + 1, len(ops)) if header_fits(ops[k], kind, nr)]
+        if later:
+            last = later[0]
+    return ops[last] if 0 <= last < len(ops) else '(status/stderr)'
+
+
+def header_fits(op, kind, nr):
+    """Could the output header 'N: KIND NR' be op's?  (A call's header
+    names its number.)"""
+    if op[:1] != kind:
+        return False
+    if kind != 'c' or nr is None:
+        return True
+    try:
+        return int(op.split(',')[2], 0) == int(nr)
+    except (IndexError, ValueError):
+        return False
 
 
 def pinned(runner, abi, ops, d):

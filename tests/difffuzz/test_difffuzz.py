@@ -78,6 +78,21 @@ check(isinstance(out[2], slow) and os.WEXITSTATUS(out[2]) == 3,
 out = difffuzz.run1(['true'], '/tmp', timeout=2.0, native=True)
 check(out[2] == 0 and not isinstance(out[2], slow), "a quick native leg is not: %r" % out[2])
 
+# The op a difference is blamed on: by its header's number, and, when an op
+# mapped over the runner's counter and numbering started again at 0 (seed
+# 4001's mmap at B-4096), by the next op the header fits.
+ops = ['c,x,9,B-4096,0x100000000,3,0x32,-1,0', 'c,x,28,V,0x100000000,103,0,0,0']
+nat = (b'0: c 9 = 4276224\n0: c 28 = -12\n', b'', 0)
+emu = (b'0: c 9 = 4276224\n0: c 28 = -22\n', b'', 0)
+check(difffuzz.first_diff_op(ops, (nat, emu)) == ops[1],
+      "a restarted count blames the op the header fits: %s" % difffuzz.first_diff_op(ops, (nat, emu)))
+ops = ['c,x,39,0,0', 'w,0,1,1', 'c,x,39,0,0']
+nat = (b'0: c 39 = 5\n1: w\n2: c 39 = 5\n', b'', 0)
+emu = (b'0: c 39 = 5\n1: w\n2: c 39 = 6\n', b'', 0)
+check(difffuzz.first_diff_op(ops, (nat, emu)) == ops[2] and
+      difffuzz.first_diff_op(ops, ((b'0: c 39 = 5\n', b'', 0), (b'0: c 39 = 6\n', b'', 0))) == ops[0],
+      "an ordinary count blames the numbered op")
+
 # hostcaps may say yes while exec still fails (a guest that is no program).
 difffuzz.runs_i386 = lambda emu: True
 bad = types.SimpleNamespace(emu='/bin/true', guest32='/dev/null', guest64='/bin/true',
