@@ -2922,10 +2922,6 @@ static void gen_bnd_jmp(DisasContext *s)
     }
 }
 
-/* Generate an end of block. Trace exception is also generated if needed.
-   If INHIBIT, set HF_INHIBIT_IRQ_MASK if it isn't already set.
-   If RECHECK_TF, emit a rechecking helper for #DB, ignoring the state of
-   S->TF.  This is used by the syscall/sysret insns.  */
 /*
  * seccomp-emu: an indirect jump probes the jump cache itself, as
  * helper_lookup_tb_ptr() does (tb_lookup__cpu_state()), and jumps straight
@@ -2935,11 +2931,11 @@ static void gen_bnd_jmp(DisasContext *s)
  * entry reads as no_tb, whose CF_INVALID matches nothing, and the target is
  * chosen with a conditional move.  The new eip is the caller's value, not
  * a reload of what it stored: a mispredicted jump waits for this chain.
- * What it compares is what the helper
- * compares, read when the jump is made: pc and cs_base, the flags
- * (cpu_get_tb_cpu_state()), and the cflags that join the hash (CF_PARALLEL
- * changes while the engine runs).  The helper's trace_vcpu_dstate is left
- * out: nothing in this tree sets trace_dstate, so both are 0.
+ * What it compares is what the helper compares, read when the jump is
+ * made: pc and cs_base, the flags (cpu_get_tb_cpu_state()), and the cflags
+ * that join the hash (CF_PARALLEL changes while the engine runs).  The
+ * helper's trace_vcpu_dstate is left out: nothing in this tree sets
+ * trace_dstate, so both are 0.
  */
 static const TranslationBlock no_tb = { .cflags = CF_INVALID };
 
@@ -3019,7 +3015,12 @@ static void gen_lookup_and_goto_ptr(DisasContext *s, TCGv eip)
     tcg_gen_lookup_and_goto_ptr(tcg_ctx);
 }
 
-/* JR, when not NULL, holds the new eip (already in env) of an indirect jump. */
+/* Generate an end of block. Trace exception is also generated if needed.
+   If INHIBIT, set HF_INHIBIT_IRQ_MASK if it isn't already set.
+   If RECHECK_TF, emit a rechecking helper for #DB, ignoring the state of
+   S->TF.  This is used by the syscall/sysret insns.
+   seccomp-emu: JR, when not NULL, holds the new eip (already in env) of an
+   indirect jump.  */
 static void
 do_gen_eob_worker(DisasContext *s, bool inhibit, bool recheck_tf, TCGv jr)
 {
