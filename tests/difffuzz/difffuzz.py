@@ -849,15 +849,20 @@ class Runner:
 
 
 def load_known(path):
-    """known.txt: 'ABI OPREGEX # evidence'; a difference is pinned when the
-    op whose output line first differs matches OPREGEX (ABI 'any' or 32/64)."""
+    """known.txt: 'ABI OPREGEX [@prog PROGREGEX] # evidence'; a difference
+    is pinned when the op whose output line first differs matches OPREGEX
+    (ABI 'any' or 32/64) and, where PROGREGEX is given, the whole program
+    (its ops joined by ';') matches it: for a difference that an earlier op
+    decides, as a value written into a signal frame before its sigreturn."""
     known = []
     if path and os.path.exists(path):
         for line in open(path):
             line = line.split('#', 1)[0].strip()
             if line:
                 abi, rx = line.split(None, 1)
-                known.append((abi, re.compile(rx)))
+                rx, _, prog_rx = rx.partition(' @prog ')
+                known.append((abi, re.compile(rx.strip()),
+                              re.compile(prog_rx.strip()) if prog_rx else None))
     return known
 
 
@@ -901,8 +906,9 @@ def header_fits(op, kind, nr):
 
 def pinned(runner, abi, ops, d):
     op = first_diff_op(ops, d)
-    for kabi, rx in runner.known:
-        if kabi in ('any', abi) and rx.search(op):
+    for kabi, rx, prog_rx in runner.known:
+        if kabi in ('any', abi) and rx.search(op) and (
+                prog_rx is None or prog_rx.search(';'.join(ops))):
             return op
     return None
 

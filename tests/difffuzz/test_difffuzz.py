@@ -93,6 +93,23 @@ check(difffuzz.first_diff_op(ops, (nat, emu)) == ops[2] and
       difffuzz.first_diff_op(ops, ((b'0: c 39 = 5\n', b'', 0), (b'0: c 39 = 6\n', b'', 0))) == ops[0],
       "an ordinary count blames the numbered op")
 
+# A pin with a program condition (known.txt's sigreturn to CS 0x33): the
+# sigreturn is blamed, and the pin holds only while the frame's CS slot
+# last got 0x33.
+known = difffuzz.load_known(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                         'known.txt'))
+pins = types.SimpleNamespace(known=known)
+gate = ['w,16440,L,4', 'w,16444,0x33,2', 'w,16456,0x2b,2', 'w,16460,0,4', 'r,16384,0']
+landed = ((b'0: w\n1: w\n2: w\n3: w\n4: r\nlanded\n', b'', 10752),
+          (b'0: w\n1: w\n2: w\n3: w\n4: r\n', b'', 11))
+check(difffuzz.pinned(pins, '32', gate, landed) == 'r,16384,0',
+      "a sigreturn to a frame whose CS is 0x33 is pinned (seed 4006)")
+check(difffuzz.pinned(pins, '32', [op.replace('0x33', '0x23') for op in gate], landed) is None,
+      "a sigreturn to a frame whose CS is 0x23 is not")
+check(difffuzz.pinned(pins, '32', gate[:4] + ['w,16443,0,2', gate[4]], landed) is None,
+      "nor one whose CS slot was written over after the 0x33")
+check(difffuzz.pinned(pins, '64', gate, landed) is None, "nor a 64-bit one")
+
 # hostcaps may say yes while exec still fails (a guest that is no program).
 difffuzz.runs_i386 = lambda emu: True
 bad = types.SimpleNamespace(emu='/bin/true', guest32='/dev/null', guest64='/bin/true',
