@@ -2939,9 +2939,9 @@ static void gen_bnd_jmp(DisasContext *s)
  */
 static const TranslationBlock no_tb = { .cflags = CF_INVALID };
 
+/* A CPUState field's offset from env, as the icount and TLB code make it. */
 #define CPU_FIELD_FROM_ENV(field) \
-    ((intptr_t)offsetof(X86CPU, parent_obj) + (intptr_t)offsetof(CPUState, field) - \
-     (intptr_t)offsetof(X86CPU, env))
+    ((intptr_t)offsetof(ArchCPU, parent_obj.field) - (intptr_t)offsetof(ArchCPU, env))
 
 static void gen_lookup_and_goto_ptr(DisasContext *s, TCGv eip)
 {
