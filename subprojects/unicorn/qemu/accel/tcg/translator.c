@@ -59,6 +59,12 @@ void translator_loop_temp_check(DisasContextBase *db)
  * loop leaves translated code, at the latest at the next refill, within
  * 65,535 counted instructions.
  *
+ * On x86-64 hosts the three lines are one backend op,
+ * INDEX_op_x86_insn_budget: `subl $count, icount_decr.u32(env); jl`, two
+ * instructions where the plain block's check alone is three.  Its RMW on
+ * memory has the same store-then-branch order, so the race above is
+ * unchanged.
+ *
  * The count is patched in at the end of translation, as QEMU's icount
  * does; cpu_restore_state_from_tb() gives back what an exception left
  * unexecuted.
@@ -77,16 +83,24 @@ static long icount_ofs(size_t field)
 /* gen_tb_start() for a block that counts. */
 static void gen_tb_start_counting(TCGContext *tcg_ctx)
 {
-    TCGv_i32 count = tcg_temp_new_i32(tcg_ctx);
-    TCGv_i32 n = tcg_temp_new_i32(tcg_ctx);
-
     tcg_ctx->exitreq_label = gen_new_label(tcg_ctx);
     tcg_ctx->exitreq_start_label = gen_new_label(tcg_ctx);
     tcg_ctx->insn_budget_label = gen_new_label(tcg_ctx);
+#ifdef TCG_TARGET_HAS_insn_budget_op
+    tcg_ctx->insn_budget_label->refs++;
+    tcg_gen_op2(tcg_ctx, INDEX_op_x86_insn_budget, 0xdead,
+                label_arg(tcg_ctx->insn_budget_label));
+    tcg_ctx->insn_budget_op = tcg_last_op(tcg_ctx);
+    tcg_ctx->insn_budget_arg = 0;
+#else
+    TCGv_i32 count = tcg_temp_new_i32(tcg_ctx);
+    TCGv_i32 n = tcg_temp_new_i32(tcg_ctx);
+
     tcg_gen_ld_i32(tcg_ctx, count, tcg_ctx->cpu_env,
                    icount_ofs(offsetof(ArchCPU, neg.icount_decr.u32)));
     tcg_gen_movi_i32(tcg_ctx, n, 0xdead);
     tcg_ctx->insn_budget_op = tcg_last_op(tcg_ctx);
+    tcg_ctx->insn_budget_arg = 1;
     tcg_gen_sub_i32(tcg_ctx, count, count, n);
     tcg_gen_st_i32(tcg_ctx, count, tcg_ctx->cpu_env,
                    icount_ofs(offsetof(ArchCPU, neg.icount_decr.u32)));
@@ -94,6 +108,7 @@ static void gen_tb_start_counting(TCGContext *tcg_ctx)
                         tcg_ctx->insn_budget_label);
     tcg_temp_free_i32(tcg_ctx, n);
     tcg_temp_free_i32(tcg_ctx, count);
+#endif
 }
 
 /* Before gen_tb_end(): the count, and budget_exit, which falls through to
@@ -105,7 +120,8 @@ static void gen_insn_budget_end(TCGContext *tcg_ctx, int num_insns)
     if (!tcg_ctx->insn_budget_op) {
         return;
     }
-    tcg_set_insn_param(tcg_ctx->insn_budget_op, 1, num_insns);
+    tcg_set_insn_param(tcg_ctx->insn_budget_op, tcg_ctx->insn_budget_arg,
+                       num_insns);
     gen_set_label(tcg_ctx, tcg_ctx->insn_budget_label);
     word = tcg_temp_new_i32(tcg_ctx);
     n = tcg_const_i32(tcg_ctx, num_insns);

@@ -678,6 +678,7 @@ struct TCGContext {
     /* seccomp-emu: the instruction budget's exit, and its count's movi */
     TCGLabel *insn_budget_label;
     TCGOp *insn_budget_op;
+    int insn_budget_arg; /* the count's argument in insn_budget_op */
 
     TCGTempSet free_temps[TCG_TYPE_COUNT * 2];
     TCGTemp temps[TCG_MAX_TEMPS]; /* globals first, temps after */

@@ -94,6 +94,9 @@ typedef enum {
  * Callee-saved, so helpers keep it; QEMU user mode takes R12 for its
  * guest_base for the same reason. */
 #define TCG_TARGET_LINEAR_BASE_REG TCG_REG_R12
+/* seccomp-emu: the instruction budget's prologue as one op,
+ * INDEX_op_x86_insn_budget (accel/tcg/translator.c) */
+#define TCG_TARGET_HAS_insn_budget_op 1
 #endif
 
 /* used for function call generation */

@@ -2377,6 +2377,16 @@ static inline void tcg_out_op(TCGContext *s, TCGOpcode opc,
     case INDEX_op_br:
         tcg_out_jxx(s, JCC_JMP, arg_label(a0), 0);
         break;
+#ifdef TCG_TARGET_HAS_insn_budget_op
+    case INDEX_op_x86_insn_budget:
+        /* subl $count, icount_decr.u32(env); jl label */
+        tcg_out_modrm_offset(s, OPC_ARITH_EvIz, ARITH_SUB, TCG_AREG0,
+                             offsetof(ArchCPU, neg.icount_decr.u32) -
+                             offsetof(ArchCPU, env));
+        tcg_out32(s, a0);
+        tcg_out_jxx(s, JCC_JL, arg_label(a1), 0);
+        break;
+#endif
     OP_32_64(ld8u):
         /* Note that we can ignore REXW for the zero-extend to 64-bit.  */
         tcg_out_modrm_offset(s, OPC_MOVZBL, a0, a1, a2);

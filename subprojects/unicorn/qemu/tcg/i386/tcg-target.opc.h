@@ -33,3 +33,6 @@ DEF(x86_psrldq_vec, 1, 1, 1, IMPLVEC)
 DEF(x86_vperm2i128_vec, 1, 2, 1, IMPLVEC)
 DEF(x86_punpckl_vec, 1, 2, 0, IMPLVEC)
 DEF(x86_punpckh_vec, 1, 2, 0, IMPLVEC)
+/* seccomp-emu: icount_decr.u32 -= count; if (it is < 0) goto label
+ * (TCG_TARGET_HAS_insn_budget_op, accel/tcg/translator.c) */
+DEF(x86_insn_budget, 0, 0, 2, TCG_OPF_BB_END | IMPL(TCG_TARGET_REG_BITS == 64))
