@@ -184,7 +184,7 @@ static err_t engine_linear(struct mm *mm, uc_engine *uc)
 {
     if (mm->window)
         return UC_TRY(uc_ctl_linear_base(uc, (uintptr_t)window_base(mm->window)));
-    return UC_TRY(uc_ctl_linear_table(uc, mm->slot_table));
+    return UC_TRY(uc_ctl_linear_table(uc, mm->slot_table, 0));
 }
 
 /* Does a piece like v go in mm's window?  Private memory of the guest's

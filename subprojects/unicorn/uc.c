@@ -2824,6 +2824,7 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
                 // the wrong place: every one goes.
                 uc->linear_base = (uintptr_t)base;
                 uc->linear_table = false;
+                uc->linear_table_traps = false;
                 uc->tb_flush(uc);
             }
         } else {
@@ -2839,12 +2840,17 @@ uc_err uc_ctl(uc_engine *uc, uc_control_type control, ...)
 
         if (rw == UC_CTL_IO_WRITE) {
             uint64_t *table = va_arg(args, uint64_t *);
-            if (table && (!uc->linear_capable || table[UC_LINEAR_SLOTS] != 0 ||
-                          table[UC_LINEAR_TABLE_ENTRIES - 1] != 0)) {
+            int flags = va_arg(args, int);
+            bool traps = (flags & UC_LINEAR_TABLE_TRAPS) != 0;
+            if ((flags & ~UC_LINEAR_TABLE_TRAPS) ||
+                (table && (!uc->linear_capable || table[UC_LINEAR_SLOTS] != 0 ||
+                           table[UC_LINEAR_TABLE_ENTRIES - 1] != 0))) {
                 err = UC_ERR_ARG;
-            } else if ((uintptr_t)table != uc->linear_base || !uc->linear_table) {
+            } else if ((uintptr_t)table != uc->linear_base || !uc->linear_table ||
+                       traps != uc->linear_table_traps) {
                 uc->linear_base = (uintptr_t)table;
                 uc->linear_table = table != NULL;
+                uc->linear_table_traps = table && traps;
                 uc->tb_flush(uc);
             }
         } else {

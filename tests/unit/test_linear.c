@@ -574,7 +574,7 @@ static void rig64_close(struct rig64 *r)
 static bool set_table(struct rig64 *r)
 {
     r->table[0] = (uint64_t)(uintptr_t)r->window;
-    uc_err e = uc_ctl_linear_table(r->uc, r->table);
+    uc_err e = uc_ctl_linear_table(r->uc, r->table, 0);
 #if defined(__x86_64__) || defined(_M_X64)
     assert_int_equal(e, UC_ERR_OK);
     return true;
@@ -641,7 +641,7 @@ static void no_table_keeps_the_region(void **state)
     rig64_open(&r, slot_accesses, sizeof(slot_accesses));
     put32(r.region + DATA_AT + 0x1000, 0x686f6c65);
     if (set_table(&r))
-        assert_int_equal(uc_ctl_linear_table(r.uc, NULL), UC_ERR_OK);
+        assert_int_equal(uc_ctl_linear_table(r.uc, NULL, 0), UC_ERR_OK);
     assert_int_equal(run64(&r, USER_AT + sizeof(slot_accesses)), UC_ERR_OK);
     assert_int_equal(reg32(r.uc, UC_X86_REG_EAX), region_marker);
     assert_int_equal(get32(r.region + DATA_AT + 4), 0x11223344);

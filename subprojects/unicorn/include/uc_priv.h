@@ -394,6 +394,8 @@ struct uc_struct {
     // seccomp-emu: linear_base is a table of slot offsets of a 64-bit
     // guest's memory (UC_CTL_LINEAR_TABLE), not a base
     bool linear_table;
+    // ... whose every entry maps or traps (UC_LINEAR_TABLE_TRAPS)
+    bool linear_table_traps;
     // seccomp-emu: told which pages hold translated blocks
     // (UC_CTL_CODE_PAGE_HOOK)
     uc_cb_code_page_t code_page_cb;

@@ -686,9 +686,14 @@ typedef enum uc_control_type {
     // at each access: the caller may change an entry while the engine is
     // stopped, but an entry it makes 0 must stay mirrored until every
     // translation is gone.  NULL (or UC_CTL_LINEAR_BASE) turns it off.
+    // With UC_LINEAR_TABLE_TRAPS, an access makes no test of the offset:
+    // every lower-half entry is non-zero (a slot the caller does not hold
+    // points at host memory that always faults), the others take the host
+    // address equal to the guest's, above the host's user space, and the
+    // caller turns all these faults back as well.
     // Flushes every translation.  Refused (UC_ERR_ARG) where the host code
     // generator has no base register for it.
-    // Write: @args = (uint64_t *)
+    // Write: @args = (uint64_t *, int flags)
     UC_CTL_LINEAR_TABLE,
 } uc_control_type;
 
@@ -697,6 +702,8 @@ typedef enum uc_control_type {
 #define UC_LINEAR_SLOT_BITS 40
 #define UC_LINEAR_SLOTS 128
 #define UC_LINEAR_TABLE_ENTRIES (1ull << (64 - UC_LINEAR_SLOT_BITS))
+// UC_CTL_LINEAR_TABLE's flags
+#define UC_LINEAR_TABLE_TRAPS 1
 
 /*
 
@@ -799,8 +806,9 @@ See sample_ctl.c for a detailed example.
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_LINEAR_BASE, 1), (uint64_t)(base))
 #define uc_ctl_get_linear_base(uc, base)                                       \
     uc_ctl(uc, UC_CTL_READ(UC_CTL_LINEAR_BASE, 1), (base))
-#define uc_ctl_linear_table(uc, table)                                         \
-    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_LINEAR_TABLE, 1), (uint64_t *)(table))
+#define uc_ctl_linear_table(uc, table, flags)                                  \
+    uc_ctl(uc, UC_CTL_WRITE(UC_CTL_LINEAR_TABLE, 2), (uint64_t *)(table),    \
+           (int)(flags))
 #define uc_ctl_code_page_hook(uc, cb, user)                                    \
     uc_ctl(uc, UC_CTL_WRITE(UC_CTL_CODE_PAGE_HOOK, 2), (uc_cb_code_page_t)(cb), (void *)(user))
 

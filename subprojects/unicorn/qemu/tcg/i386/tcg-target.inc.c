@@ -2101,7 +2101,9 @@ static void tcg_out_qemu_ld_direct(TCGContext *s, TCGReg datalo, TCGReg datahi,
  * itself.  The slow path loads the address into L1 itself, where the soft
  * TLB's leaves it (addr_to_arg).  Any address, non-canonical included,
  * lands in a slot the caller holds (its guard page past it included) or
- * goes to the soft TLB.
+ * goes to the soft TLB.  With UC_LINEAR_TABLE_TRAPS, the test and branch
+ * go: an offset the caller does not hold leads to a host fault, which the
+ * caller turns back into the soft TLB's access (uc_host_fault).
  *
  * An access that needs alignment tests it first and goes to the soft-TLB
  * slow path when misaligned, which raises the guest's fault.  Returns
@@ -2125,10 +2127,12 @@ static bool tcg_out_linear_addr(TCGContext *s, TCGReg addrlo, MemOp opc, int mem
         QEMU_BUILD_BUG_ON(UC_LINEAR_TABLE_ENTRIES != 1ull << (64 - UC_LINEAR_SLOT_BITS));
         tcg_out_modrm_sib_offset(s, OPC_MOVL_GvEv + P_REXW, TCG_REG_L0,
                                  TCG_TARGET_LINEAR_BASE_REG, TCG_REG_L0, 3, 0);
-        tcg_out_modrm(s, OPC_TESTL + P_REXW, TCG_REG_L0, TCG_REG_L0);
-        tcg_out_opc(s, OPC_JCC_long + JCC_JE, 0, 0, 0);
-        label_ptr[0] = s->code_ptr;
-        s->code_ptr += 4;
+        if (!s->uc->linear_table_traps) {
+            tcg_out_modrm(s, OPC_TESTL + P_REXW, TCG_REG_L0, TCG_REG_L0);
+            tcg_out_opc(s, OPC_JCC_long + JCC_JE, 0, 0, 0);
+            label_ptr[0] = s->code_ptr;
+            s->code_ptr += 4;
+        }
         *base = TCG_REG_L0;
         *index = addrlo;
     } else {
