@@ -27,8 +27,19 @@ struct hostfault_ranges {
     unsigned n;
     struct {
         uintptr_t lo, hi;
-    } range[UC_LINEAR_SLOTS];
+    } range[UC_LINEAR_SLOTS + 1]; /* the slots and the trap region (mem.c) */
+    /* Faults above the host's user space are the engine's too: a 64-bit
+     * guest's kernel-half or non-canonical address, which a slot table
+     * with UC_LINEAR_TABLE_TRAPS sends there (hostfault_traps_beyond_user) */
+    bool beyond_user;
 };
+
+/* Can the handler tell a fault above the host's user space from the
+ * others?  Linux on x86-64 with 47-bit user addresses: there an access
+ * past them faults (a non-canonical one with SI_KERNEL and no address),
+ * and no host memory is above them.  Elsewhere, or with 5-level paging,
+ * false. */
+bool hostfault_traps_beyond_user(void);
 
 /* Around uc_emu_start() of an engine with windows. */
 void hostfault_enter(uc_engine *uc, const struct hostfault_ranges *windows);

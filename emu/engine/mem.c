@@ -184,7 +184,8 @@ static err_t engine_linear(struct mm *mm, uc_engine *uc)
 {
     if (mm->window)
         return UC_TRY(uc_ctl_linear_base(uc, (uintptr_t)window_base(mm->window)));
-    return UC_TRY(uc_ctl_linear_table(uc, mm->slot_table, 0));
+    return UC_TRY(uc_ctl_linear_table(uc, mm->slot_table,
+                                      mm->slot_traps ? UC_LINEAR_TABLE_TRAPS : 0));
 }
 
 /* Does a piece like v go in mm's window?  Private memory of the guest's
@@ -337,6 +338,29 @@ static err_t hook_views(struct mm *mm, uc_engine *uc);
 static void unhook_views(struct mm *mm, uc_engine *uc);
 static void update_view_hooks(struct mm *mm);
 
+/* Where the table sends a lower-half slot an x86_64 space does not hold,
+ * when the fault handler takes faults above the host's user space too
+ * (UC_LINEAR_TABLE_TRAPS): one slot's span, reserved once for the process
+ * and never placed, so that every access through it faults and goes to the
+ * soft TLB (hostfault.h), as one into a hole of a held slot does.  The
+ * engine then makes no test of the entry on each access. */
+static struct window *trap_region;
+
+static bool trap_region_ready(void)
+{
+    static gsize done;
+    if (g_once_init_enter(&done)) {
+        err_t e = window_reserve(&trap_region, WINDOW_SLOT_SPAN);
+        if (e) {
+            g_debug("no trap region, slot offsets tested on each access: %s", e);
+            err_free(e);
+            trap_region = NULL;
+        }
+        g_once_init_leave(&done, 1);
+    }
+    return trap_region != NULL;
+}
+
 /* The engine's table of slot offsets (UC_CTL_LINEAR_TABLE): the first
  * host page, which holds the lower half's 128 entries, writable; the rest
  * read-only zeros. */
@@ -356,6 +380,14 @@ static err_t slot_table_map(struct mm *mm)
         return e;
     }
     mm->slot_table = (uint64_t *)window_base(mm->slot_table_map);
+    if (hostfault_traps_beyond_user() && trap_region_ready()) {
+        for (uint64_t slot = 0; slot < UC_LINEAR_SLOTS; slot++)
+            mm->slot_table[slot] =
+                (uint64_t)(uintptr_t)window_base(trap_region) - (slot << UC_LINEAR_SLOT_BITS);
+        windows_add(mm, trap_region);
+        mm->windows.beyond_user = true;
+        mm->slot_traps = true;
+    }
     return OK;
 }
 

@@ -179,12 +179,15 @@ struct mm {
     /* An x86_64 address space's windows ("8. x86_64 guests"): a slot per
      * TiB, reserved when a piece first goes there (slots_wanted), within
      * seccomp-emu's budget; slot_table holds their offsets for the engine
-     * (UC_CTL_LINEAR_TABLE), 0 where there is none, one entry for every
-     * value of an address's top 24 bits so that the engine needs no clamp
-     * (mapped in slot_table_map: zeros past the first page, which cost no
-     * memory until read).  windows: where the window or the slots are in
-     * the host, for the fault handler. */
+     * (UC_CTL_LINEAR_TABLE), one entry for every value of an address's
+     * top 24 bits so that the engine needs no clamp (mapped in
+     * slot_table_map: zeros past the first page, which cost no memory
+     * until read).  A lower-half slot without a window has 0, or with
+     * slot_traps the trap region's offset (UC_LINEAR_TABLE_TRAPS).
+     * windows: where the window or the slots are in the host, for the
+     * fault handler. */
     bool slots_wanted;
+    bool slot_traps;
     struct window *slots[UC_LINEAR_SLOTS];
     uint64_t *slot_table;
     struct window *slot_table_map;
