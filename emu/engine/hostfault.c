@@ -32,8 +32,8 @@ static bool in_windows(uintptr_t addr)
 static const int fault_signals[] = { SIGSEGV, SIGBUS }; /* macOS gives SIGBUS for some */
 static struct sigaction previous[G_N_ELEMENTS(fault_signals)];
 
-/* The top of x86-64's lower half with 4-level paging: nothing of the host's
- * is at or above it (hostfault_traps_beyond_user checks). */
+/* The top of x86-64's lower half with 4-level paging: nothing user mode
+ * may read or write is at or above it (hostfault_traps_beyond_user checks). */
 #define HOST_USER_TOP (UINT64_C(1) << 47)
 
 static bool beyond_user(const siginfo_t *info, uintptr_t addr)

@@ -3,8 +3,9 @@
  * docs/linear-mapping.md) that the host refused.
  *
  * The handler accepts a fault only on a thread inside hostfault_enter() /
- * hostfault_leave(), at an address in that engine's window, and at a host
- * pc in that engine's translated code (uc_host_fault says): the faulting
+ * hostfault_leave(), at an address in that engine's window (or above the
+ * host's user space, where its slot table traps), and at a host pc in that
+ * engine's translated code (uc_host_fault says): the faulting
  * instruction then runs again through the soft TLB, whose fill decides as
  * for every other access.  Any other fault is a bug in seccomp-emu and
  * goes on to the handler that was there before (a sanitizer's) or to the
