@@ -399,7 +399,8 @@ static struct mm *mm_alloc(uint64_t limit, bool want_window, bool want_slots)
     *mm = (struct mm){ .refs = 1,
                        .limit = limit,
                        .data_rlim = RLIM_INFINITY_LINUX,
-                       .data_rlim_max = RLIM_INFINITY_LINUX };
+                       .data_rlim_max = RLIM_INFINITY_LINUX,
+                       .stack_rlim = RLIM_INFINITY_LINUX };
     mm->engines = g_ptr_array_new();
     mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vma));
     /* A 32-bit address space (i386: TASK_SIZE 0xFFFFE000) fits a window;
@@ -557,6 +558,7 @@ err_t mm_copy(const struct mm *src, struct mm **out)
     mm->max_mapped = src->max_mapped;
     mm->data_rlim = src->data_rlim;
     mm->data_rlim_max = src->data_rlim_max;
+    mm->stack_rlim = src->stack_rlim;
     mm->elf_data = src->elf_data;
     mm->anon_seq = src->anon_seq; /* new numbers stay new beside the copied ones */
     mm->layout = src->layout;
@@ -974,6 +976,11 @@ void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max)
 {
     mm->data_rlim = cur;
     mm->data_rlim_max = max;
+}
+
+void mm_set_stack_limit(struct mm *mm, uint64_t cur)
+{
+    mm->stack_rlim = cur;
 }
 
 /* Bytes of [addr, addr+len) some mapping holds, of any kind. */
@@ -2593,6 +2600,21 @@ uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int p
     return MIN(at, end) - addr;
 }
 
+uint64_t mm_user_prefix(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    uint64_t end = user_end(mm, addr, len);
+    for (;;) {
+        uint64_t ok = mm_valid_prefix(mm, addr, len, prot);
+        uint64_t at = addr + ok;
+        /* Stopped by the end, or by a mapping's protection (access_error
+         * after the VMA is found: -EFAULT), or by a hole no stack grows
+         * into: the copy faults there for good. */
+        bool was_stack;
+        if (at >= end || mm_find(mm, at) || mm_grow_stack(mm, at, &was_stack))
+            return ok;
+    }
+}
+
 int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct iovec *iov,
               int max, uint64_t *covered)
 {
@@ -2614,7 +2636,12 @@ int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct
     return n;
 }
 
-bool mm_read(const struct mm *mm, uint64_t addr, void *dst, size_t len)
+bool mm_read(struct mm *mm, uint64_t addr, void *dst, size_t len)
+{
+    return mm_user_prefix(mm, addr, len, PROT_READ_LINUX) >= len && mm_peek(mm, addr, dst, len);
+}
+
+bool mm_peek(const struct mm *mm, uint64_t addr, void *dst, size_t len)
 {
     if (mm_valid_prefix(mm, addr, len, PROT_READ_LINUX) < len)
         return false;
@@ -2635,7 +2662,7 @@ bool mm_read(const struct mm *mm, uint64_t addr, void *dst, size_t len)
 
 bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 {
-    if (mm_valid_prefix(mm, addr, len, PROT_WRITE_LINUX) < len)
+    if (mm_user_prefix(mm, addr, len, PROT_WRITE_LINUX) < len)
         return false;
     mm_will_write(mm, addr, len);
     struct iovec iov[8];
@@ -2656,12 +2683,16 @@ bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
     return true;
 }
 
-int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
+/* strncpy_from_user(): byte by byte up to the NUL; with `grow`, a byte in
+ * a hole faults through the page-fault handler (mm_user_prefix). */
+static int read_string(struct mm *mm, const struct mm *view, uint64_t addr, char *dst, size_t max)
 {
     for (size_t i = 0; i < max; i++) {
-        if (addr + i < addr || addr + i >= mm->limit)
+        if (addr + i < addr || addr + i >= view->limit)
             return -EFAULT_LINUX;
-        const struct vma *v = mm_find(mm, addr + i);
+        if (mm && !mm_find(mm, addr + i))
+            (void)mm_user_prefix(mm, addr + i, 1, PROT_READ_LINUX);
+        const struct vma *v = mm_find(view, addr + i);
         if (!v || !reachable(v, PROT_READ_LINUX))
             return -EFAULT_LINUX;
         dst[i] = (char)v->host[addr + i - v->start];
@@ -2669,6 +2700,16 @@ int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
             return 0;
     }
     return -ENAMETOOLONG_LINUX;
+}
+
+int mm_read_string(struct mm *mm, uint64_t addr, char *dst, size_t max)
+{
+    return read_string(mm, mm, addr, dst, max);
+}
+
+int mm_peek_string(const struct mm *mm, uint64_t addr, char *dst, size_t max)
+{
+    return read_string(NULL, mm, addr, dst, max);
 }
 
 static void mm_hide_stopped(struct mm *mm, uint64_t addr)
@@ -2784,12 +2825,20 @@ static err_t grow_new_piece(struct mm *mm, guint i, uint64_t want, uint64_t low)
     return map_chunk(mm, v, 0, NULL);
 }
 
-static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, uint64_t rlim,
-                                         bool *was_stack)
+/* Is there a mapping that grows down just above `addr`, which lies in a
+ * hole? */
+static bool stack_above(const struct mm *mm, uint64_t addr)
 {
     const struct vma *next = mm_next(mm, addr);
+    return next && next->start > addr && vma_is_stack(next);
+}
+
+static const char *mm_grow_stack_stopped(struct mm *mm, uint64_t addr, bool *was_stack)
+{
+    const struct vma *next = mm_next(mm, addr);
+    uint64_t rlim = mm->stack_rlim;
     *was_stack = false;
-    if (!next || next->start <= addr || !vma_is_stack(next))
+    if (!stack_above(mm, addr))
         return "";
     *was_stack = true;
     uint64_t want = addr & ~(PAGE_SIZE_LINUX - 1);
@@ -3152,10 +3201,15 @@ void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special)
     resume_others(mm);
 }
 
-const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t rlim, bool *was_stack)
+const char *mm_grow_stack(struct mm *mm, uint64_t addr, bool *was_stack)
 {
+    /* Most faults and short copies are not below a stack: no other
+     * engine stops for them. */
+    *was_stack = false;
+    if (!stack_above(mm, addr))
+        return "";
     stop_others(mm);
-    const char *r = mm_grow_stack_stopped(mm, addr, rlim, was_stack);
+    const char *r = mm_grow_stack_stopped(mm, addr, was_stack);
     resume_others(mm);
     return r;
 }

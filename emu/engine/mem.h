@@ -144,6 +144,11 @@ struct mm {
     uint64_t mapped;     /* bytes mapped, for the memory limit */
     uint64_t max_mapped; /* 0: no limit */
     uint64_t data_rlim, data_rlim_max; /* RLIMIT_DATA; RLIM_INFINITY_LINUX: none */
+    uint64_t stack_rlim; /* RLIMIT_STACK (soft), for a stack's growth
+                            (mm_grow_stack): the limit of the process that
+                            set it last (Linux takes the faulting task's;
+                            they differ only for CLONE_VM without
+                            CLONE_THREAD after a setrlimit) */
     uint64_t elf_data;   /* end_data - start_data as Linux's ELF loader sets them */
     uint64_t anon_seq;   /* the last anon_vma number given (struct vma's anon) */
     bool lock_future, lock_future_onfault; /* mlockall(MCL_FUTURE): def_flags */
@@ -308,6 +313,7 @@ void mm_mark_file_pages(struct mm *mm, uint64_t addr, uint64_t len);
 /* RLIMIT_DATA's soft and hard values, in bytes, as mmap, mprotect, mremap
  * and brk test them. */
 void mm_set_data_limit(struct mm *mm, uint64_t cur, uint64_t max);
+void mm_set_stack_limit(struct mm *mm, uint64_t cur);
 int64_t mm_madvise(struct mm *mm, uint64_t addr, uint64_t len, int advice);
 /* mlock2 (mlock: flags 0), munlock, mlockall and munlockall.  `limit`:
  * RLIMIT_MEMLOCK in bytes, UINT64_MAX for a task with CAP_IPC_LOCK. */
@@ -337,26 +343,46 @@ bool mm_range_free(const struct mm *mm, uint64_t addr, uint64_t len);
 
 /* expand_downwards(): an access at `addr` below a mapping that grows down
  * (the stack, or a MAP_GROWSDOWN one), with nothing else between them,
- * makes the mapping reach it, if its size stays within `rlim`
- * (RLIMIT_STACK, bytes), the guard gap below it is kept and the memory
- * limits allow.  Returns NULL when it grew, else why not: "" and
- * *was_stack false when there is no such mapping above `addr` to grow. */
-const char *mm_grow_stack(struct mm *mm, uint64_t addr, uint64_t rlim, bool *was_stack);
+ * makes the mapping reach it, if its size stays within RLIMIT_STACK
+ * (mm->stack_rlim), the guard gap below it is kept and the memory limits
+ * allow.  Returns NULL when it grew, else why not: "" and *was_stack
+ * false when there is no such mapping above `addr` to grow.  The one
+ * rule for every access that faults through Linux's page-fault handler:
+ * the guest's own (emu/entry/fault.c) and the emulated kernel's copies
+ * (mm_user_prefix). */
+const char *mm_grow_stack(struct mm *mm, uint64_t addr, bool *was_stack);
 
-/* Longest prefix of [addr, addr+len) that is mapped with all of `prot`. */
+/* Longest prefix of [addr, addr+len) that is mapped with all of `prot`.
+ * A pure look-up: what get_user_pages reaches (no stack grows for it
+ * since Linux 6.5: gup_vma_lookup), or what a diagnostic may read. */
 uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int prot);
+
+/* The same for the emulated kernel's own accesses to user memory
+ * (copy_to_user, copy_from_user, get_user, strncpy_from_user): where the
+ * prefix stops at a hole, the access faults through the page-fault
+ * handler, which grows a stack just above the hole to it
+ * (mm_grow_stack), for a read as for a write, before the protection is
+ * checked; the prefix then goes on.  Every copy for a call comes here
+ * (mm_read, mm_write, mm_read_string, and the callers that hand guest
+ * memory to the host: take the prefix from here, then mm_iovecs). */
+uint64_t mm_user_prefix(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 
 /* Host pieces of a guest range that is valid for `prot`, as iovecs; returns
  * the number of iovecs (at most `max`), the covered length in `*covered`. */
 int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot,
               struct iovec *iov, int max, uint64_t *covered);
 
-/* Copies that fail (return false) rather than touch anything the guest did
- * not map with the needed protection. */
-bool mm_read(const struct mm *mm, uint64_t addr, void *dst, size_t len);
+/* The emulated kernel's copies: they fail (return false) rather than
+ * touch anything the guest did not map with the needed protection, after
+ * growing a stack as Linux's would (mm_user_prefix). */
+bool mm_read(struct mm *mm, uint64_t addr, void *dst, size_t len);
 bool mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len);
 /* NUL-terminated guest string of at most `max` bytes; -EFAULT/-ENAMETOOLONG. */
-int mm_read_string(const struct mm *mm, uint64_t addr, char *dst, size_t max);
+int mm_read_string(struct mm *mm, uint64_t addr, char *dst, size_t max);
+/* The same reads for what must change nothing, a stack's size included:
+ * diagnostics and traces. */
+bool mm_peek(const struct mm *mm, uint64_t addr, void *dst, size_t len);
+int mm_peek_string(const struct mm *mm, uint64_t addr, char *dst, size_t max);
 
 /* Unicorn's protection bits for PROT_*_LINUX, with x86's rules (write and
  * execute imply read; NX keeps execute apart). */

@@ -345,7 +345,7 @@ bool fault_take(struct task *t, uc_err e)
     const char *why = NULL;
     if (!v && fill->type != UC_MEM_FETCH) {
         bool was_stack;
-        why = mm_grow_stack(t->mm, addr, t->group->rlim[RLIMIT_STACK_LINUX].cur, &was_stack);
+        why = mm_grow_stack(t->mm, addr, &was_stack);
         if (!why)
             return true; /* resume: the instruction runs again */
         if (!was_stack)

@@ -8,6 +8,7 @@
 #include "emu/engine/uctx.h"
 #include "emu/kernel/exit.h"
 #include "emu/kernel/fork.h"
+#include "emu/kernel/limits.h"
 #include "emu/kernel/posix_timer.h"
 #include "emu/kernel/sched.h"
 #include "emu/kernel/signal.h"
@@ -120,6 +121,11 @@ static err_t new_address_space(struct task *t)
     t->mm->users--;
     mm_unref(t->mm);
     t->mm = mm_ref(mm);
+    /* The limits the mm applies itself are the process's, which execve
+     * keeps: the new mm starts with none. */
+    limits_rlimit_changed(t, RLIMIT_AS_LINUX);
+    limits_rlimit_changed(t, RLIMIT_DATA_LINUX);
+    limits_rlimit_changed(t, RLIMIT_STACK_LINUX);
     if (t->se.regs) {
         /* saved for another engine's layout; the task starts afresh */
         uc_context_free(t->se.regs);

@@ -270,6 +270,9 @@ void limits_rlimit_changed(struct task *t, unsigned resource)
     case RLIMIT_DATA_LINUX:
         mm_set_data_limit(t->mm, t->group->rlim[RLIMIT_DATA_LINUX].cur, t->group->rlim[RLIMIT_DATA_LINUX].max);
         break;
+    case RLIMIT_STACK_LINUX:
+        mm_set_stack_limit(t->mm, t->group->rlim[RLIMIT_STACK_LINUX].cur);
+        break;
     default:
         break;
     }
@@ -440,6 +443,7 @@ err_t limits_setup(struct task *t)
     else
         limits_rlimit_changed(t, RLIMIT_AS_LINUX);
     limits_rlimit_changed(t, RLIMIT_DATA_LINUX);
+    limits_rlimit_changed(t, RLIMIT_STACK_LINUX);
     if (limits_asked.output)
         set_rlimit(t, RLIMIT_FSIZE_LINUX, limits_asked.output_bytes, limits_asked.output_bytes);
     if (limits_asked.timeout) {

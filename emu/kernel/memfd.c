@@ -110,7 +110,7 @@ static int64_t memfd_read_at(struct task *t, struct file *f, const struct guest_
         if (!mm_write(t->mm, addr, src, len)) {
             /* copy_to_user() copies up to the first byte it cannot write,
              * and shmem_file_read_iter() counts those bytes. */
-            uint64_t ok = mm_valid_prefix(t->mm, addr, len, PROT_WRITE_LINUX);
+            uint64_t ok = mm_user_prefix(t->mm, addr, len, PROT_WRITE_LINUX);
             if (ok && mm_write(t->mm, addr, src, ok))
                 done += ok;
             return done ? (int64_t)done : -EFAULT_LINUX;

@@ -197,7 +197,7 @@ bool sigframe_fpstate_put(struct mm *mm, uint64_t buf_fx, const struct uctx_fpu 
     return mm_write(mm, buf_fx, &x, written) && mm_write(mm, buf_fx + size, &magic2, 4);
 }
 
-bool sigframe_fpstate_get(const struct mm *mm, uint64_t buf_fx, bool is64, bool ia32,
+bool sigframe_fpstate_get(struct mm *mm, uint64_t buf_fx, bool is64, bool ia32,
                           uint64_t xcr0, struct uctx_fpu *f, uint64_t *restored)
 {
     struct xsave_ymm_linux x;

@@ -62,9 +62,9 @@ bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, s
  * current stack pointer; `cur` is the state at the call, xcr0 the task's.
  * False on a bad frame (SIGSEGV; out->mask_read and out->regs_read say
  * what of it still counts). */
-bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur, uint64_t xcr0,
+bool sigframe_x86_64_restore(struct mm *mm, const struct uctx *cur, uint64_t xcr0,
                              struct sigreturn_out *out);
-bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt, uint64_t xcr0,
+bool sigframe_ia32_restore(struct mm *mm, const struct uctx *cur, bool rt, uint64_t xcr0,
                            struct sigreturn_out *out);
 
 /* siginfo in the ABI's layout (128 bytes). */

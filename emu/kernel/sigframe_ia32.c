@@ -132,7 +132,7 @@ bool sigframe_ia32_setup(struct mm *mm, const struct sigframe_in *in, bool rt, s
 
 /* fpu__restore_sig for an ia32 frame: the x87 state from the FSAVE header
  * (convert_to_fxsr), the rest from the XSAVE area after it. */
-static bool get_fpstate(const struct mm *mm, uint32_t fp, uint64_t xcr0, struct uctx_fpu *f)
+static bool get_fpstate(struct mm *mm, uint32_t fp, uint64_t xcr0, struct uctx_fpu *f)
 {
     if (!fp) {
         uctx_fpu_init(f);
@@ -170,7 +170,7 @@ static uint16_t fixup_rpl(uint16_t sel)
 /* ia32_restore_sigcontext: general registers, CPL 3 forced on CS and SS,
  * only FIX_EFLAGS from the frame, data segments as reload_segments() takes
  * them. */
-static bool get_sigcontext(const struct mm *mm, const struct sigcontext_32_linux *sc,
+static bool get_sigcontext(struct mm *mm, const struct sigcontext_32_linux *sc,
                            const struct uctx *cur, uint64_t xcr0, struct sigreturn_out *out)
 {
     struct uctx *r = &out->regs;
@@ -189,7 +189,7 @@ static bool get_sigcontext(const struct mm *mm, const struct sigcontext_32_linux
     return get_fpstate(mm, sc->fpstate, xcr0, &r->fpu);
 }
 
-bool sigframe_ia32_restore(const struct mm *mm, const struct uctx *cur, bool rt, uint64_t xcr0,
+bool sigframe_ia32_restore(struct mm *mm, const struct uctx *cur, bool rt, uint64_t xcr0,
                            struct sigreturn_out *out)
 {
     uint32_t sp = (uint32_t)cur->r[UR_SP];

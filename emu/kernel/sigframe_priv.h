@@ -19,7 +19,7 @@ bool sigframe_fpstate_put(struct mm *mm, uint64_t buf_fx, const struct uctx_fpu 
 /* fpu__restore_sig(): the state the frame at buf_fx gives back, with what
  * it leaves out reset (*restored: the components it gave); false for a
  * frame the kernel refuses (SIGSEGV). */
-bool sigframe_fpstate_get(const struct mm *mm, uint64_t buf_fx, bool is64, bool ia32,
+bool sigframe_fpstate_get(struct mm *mm, uint64_t buf_fx, bool is64, bool ia32,
                           uint64_t xcr0, struct uctx_fpu *f, uint64_t *restored);
 
 #endif

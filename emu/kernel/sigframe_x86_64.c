@@ -94,7 +94,7 @@ bool sigframe_x86_64_setup(struct mm *mm, const struct sigframe_in *in, struct u
     return true;
 }
 
-bool sigframe_x86_64_restore(const struct mm *mm, const struct uctx *cur, uint64_t xcr0,
+bool sigframe_x86_64_restore(struct mm *mm, const struct uctx *cur, uint64_t xcr0,
                              struct sigreturn_out *out)
 {
     /* The restorer's `ret` popped pretcode: the frame is 8 below. */

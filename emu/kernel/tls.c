@@ -94,7 +94,7 @@ int tls_read_user_desc(struct task *t, uint64_t up, bool can_allocate, int *inde
  * store: false if that was short. */
 static bool put_prefix(struct task *t, uint64_t addr, const uint8_t *src, uint64_t len)
 {
-    uint64_t ok = mm_valid_prefix(t->mm, addr, len, PROT_WRITE_LINUX);
+    uint64_t ok = mm_user_prefix(t->mm, addr, len, PROT_WRITE_LINUX);
     for (uint64_t done = 0; done < ok;) {
         static const uint8_t zero[4096];
         uint64_t n = src ? ok - done : MIN(ok - done, sizeof(zero));

@@ -271,6 +271,7 @@ int64_t vfile_fill(struct task *t, uint64_t buf, uint64_t count, bool random)
         return 0;
     struct iovec iov[64];
     uint64_t covered;
+    (void)mm_user_prefix(t->mm, buf, count, PROT_WRITE_LINUX); /* a stack grows first */
     mm_will_write(t->mm, buf, count);
     int n = mm_iovecs(t->mm, buf, count, PROT_WRITE_LINUX, iov, 64, &covered);
     if (n == 0)

@@ -44,11 +44,16 @@ static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, s
 {
     uint64_t covered = 0;
     int n = 0;
+    int prot = writing ? PROT_READ_LINUX : PROT_WRITE_LINUX;
+    /* The host's copy cannot fault through the guest's page-fault handler:
+     * a stack grows first, for the whole buffer, as the kernel's copy
+     * grows it at its first byte in the hole (mm_user_prefix). */
+    if (len)
+        (void)mm_user_prefix(t->mm, buf, len, prot);
     if (len && !writing)
         mm_will_write(t->mm, buf, len); /* the host writes the guest's buffer */
     if (len)
-        n = mm_iovecs(t->mm, buf, len, writing ? PROT_READ_LINUX : PROT_WRITE_LINUX, iov, max,
-                      &covered);
+        n = mm_iovecs(t->mm, buf, len, prot, iov, max, &covered);
     if (covered < len && n < max) {
         iov[n].iov_base = mm_guard();
         iov[n].iov_len = len - covered;

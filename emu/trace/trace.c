@@ -313,7 +313,7 @@ static bool disasm(struct task *t, uint64_t pc, bool code64, char *out, size_t s
 {
     uint8_t code[16];
     size_t n = (size_t)mm_valid_prefix(t->mm, pc, sizeof(code), PROT_EXEC_LINUX);
-    if (!n || !mm_read(t->mm, pc, code, n))
+    if (!n || !mm_peek(t->mm, pc, code, n))
         return false;
     cs_insn *insn;
     size_t count = cs_disasm(code64 ? tr.cs64 : tr.cs32, code, n, pc, 1, &insn);

@@ -1,5 +1,5 @@
 /* Decoding a trapped call the way strace prints it.  Guest memory is read
- * only through mm_read/mm_read_string, which fail rather than fault: an
+ * only through mm_peek/mm_peek_string, which fail rather than fault: an
  * unreadable buffer is shown as its address, and the guest never notices
  * that it was looked at. */
 #include "emu/trace/trace_format.h"
@@ -119,7 +119,7 @@ static void pointer(GString *o, uint64_t p)
 static void path(GString *o, const struct decode *d, uint64_t p)
 {
     char *buf = g_malloc(PATH_SHOWN + 1);
-    int r = mm_read_string(d->t->mm, p, buf, PATH_SHOWN);
+    int r = mm_peek_string(d->t->mm, p, buf, PATH_SHOWN);
     if (r == 0)
         trace_quote(o, (const uint8_t *)buf, strlen(buf), false);
     else if (r == -ENAMETOOLONG_LINUX)
@@ -135,7 +135,7 @@ static void buffer(GString *o, const struct decode *d, uint64_t p, uint64_t len)
 {
     uint8_t buf[TRACE_STRSIZE];
     size_t n = len < TRACE_STRSIZE ? (size_t)len : TRACE_STRSIZE;
-    if (!mm_read(d->t->mm, p, buf, n)) {
+    if (!mm_peek(d->t->mm, p, buf, n)) {
         pointer(o, p);
         return;
     }
