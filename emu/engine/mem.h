@@ -348,8 +348,8 @@ bool mm_range_free(const struct mm *mm, uint64_t addr, uint64_t len);
  * allow.  Returns NULL when it grew, else why not: "" and *was_stack
  * false when there is no such mapping above `addr` to grow.  The one
  * rule for every access that faults through Linux's page-fault handler:
- * the guest's own (emu/entry/fault.c) and the emulated kernel's copies
- * (mm_user_prefix). */
+ * the guest's own (emu/entry/fault.c: data and instruction fetches
+ * alike) and the emulated kernel's copies (mm_user_prefix). */
 const char *mm_grow_stack(struct mm *mm, uint64_t addr, bool *was_stack);
 
 /* Longest prefix of [addr, addr+len) that is mapped with all of `prot`.

@@ -343,7 +343,12 @@ bool fault_take(struct task *t, uc_err e)
     if (v && v->hidden)
         v = NULL; /* refused only to user accesses: not there for them */
     const char *why = NULL;
-    if (!v && fill->type != UC_MEM_FETCH) {
+    if (!v) {
+        /* An instruction fetch too: lock_mm_and_find_vma() grows the stack
+         * before access_error() looks at the kind of access, so a jump
+         * below a stack that is not executable grows it and then faults
+         * with SEGV_ACCERR (measured on this host's 6.18: tests/signals
+         * stackio jump-gd).  The fetch runs again and finds the VMA. */
         bool was_stack;
         why = mm_grow_stack(t->mm, addr, &was_stack);
         if (!why)

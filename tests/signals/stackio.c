@@ -31,6 +31,8 @@
  *   jump-gd         a jump to the page below a (non-executable)
  *                   MAP_GROWSDOWN mapping: the fault grows it, then
  *                   refuses the fetch (SEGV_ACCERR)
+ *   jump-gd-exec    ... below an executable one: it grows, and the
+ *                   zeros run to the mapping's end (SEGV_MAPERR there)
  */
 #include "sigtest.h"
 
@@ -155,11 +157,25 @@ static const char text[] = "0123456789abcdef";
 static char text_buf[16];
 
 static sigjmp_buf back;
+static unsigned long fault_base;
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
-    say("signal %d code %d\n", sig, si->si_code);
+    say("signal %d code %d at base%+ld\n", sig, si->si_code,
+        (long)((unsigned long)si->si_addr - fault_base));
     siglongjmp(back, 1);
+}
+
+/* Jump to `to` with the accumulator at a scratch byte: zeros there run as
+ * `add %al, (%eax)`, harmlessly, up to the end of the mapping. */
+static unsigned char scratch;
+static void jump_to(unsigned long to)
+{
+#if defined(__x86_64__)
+    __asm__ volatile("lea %0, %%rax\n jmp *%1" : : "m"(scratch), "r"(to) : "rax", "memory");
+#else
+    __asm__ volatile("lea %0, %%eax\n jmp *%1" : : "m"(scratch), "r"(to) : "eax", "memory");
+#endif
 }
 
 int main(int argc, char **argv)
@@ -250,12 +266,14 @@ int main(int argc, char **argv)
         r = syscall(SYS_futex, (long)(g - 2 * PAGE), FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1, NULL, 0, 0);
         show("futex wait", r < 0 ? -errno : r);
         grown("growsdown", g, g);
-    } else if (!strcmp(c, "jump-gd")) {
-        unsigned long g = growsdown(1, PROT_READ | PROT_WRITE, -1, 0);
+    } else if (!strcmp(c, "jump-gd") || !strcmp(c, "jump-gd-exec")) {
+        bool x = c[7] == '-';
+        unsigned long g = growsdown(1, PROT_READ | PROT_WRITE | (x ? PROT_EXEC : 0), -1, 0);
         struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_NODEFER };
         sigaction(SIGSEGV, &sa, NULL);
+        fault_base = g;
         if (!sigsetjmp(back, 1))
-            ((void (*)(void))(g - PAGE + 16))();
+            jump_to(g - PAGE + 16);
         grown("growsdown", g, g);
     } else {
         return 2;
