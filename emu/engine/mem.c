@@ -2600,7 +2600,8 @@ uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int p
     return MIN(at, end) - addr;
 }
 
-uint64_t mm_user_prefix(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+uint64_t mm_user_prefix_ahead(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                              struct mm_growths *grown)
 {
     uint64_t end = user_end(mm, addr, len);
     for (;;) {
@@ -2609,10 +2610,27 @@ uint64_t mm_user_prefix(struct mm *mm, uint64_t addr, uint64_t len, int prot)
         /* Stopped by the end, or by a mapping's protection (access_error
          * after the VMA is found: -EFAULT), or by a hole no stack grows
          * into: the copy faults there for good. */
-        bool was_stack;
-        if (at >= end || mm_find(mm, at) || mm_grow_stack(mm, at, &was_stack))
+        if (at >= end || mm_find(mm, at))
             return ok;
+        const struct vma *next = mm_next(mm, at);
+        uint64_t high = next ? next->start : 0;
+        bool was_stack;
+        if (mm_grow_stack(mm, at, &was_stack))
+            return ok;
+        if (grown && grown->n < MM_GROWTHS_MAX)
+            grown->g[grown->n++] =
+                (struct mm_growth){ at, at & ~(uint64_t)(PAGE_SIZE_LINUX - 1), high };
     }
+}
+
+uint64_t mm_user_prefix(struct mm *mm, uint64_t addr, uint64_t len, int prot)
+{
+    return mm_user_prefix_ahead(mm, addr, len, prot, NULL);
+}
+
+void mm_ungrow(struct mm *mm, uint64_t low, uint64_t high)
+{
+    (void)mm_munmap(mm, low, high - low);
 }
 
 int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct iovec *iov,

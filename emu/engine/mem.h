@@ -367,6 +367,26 @@ uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int p
  * memory to the host: take the prefix from here, then mm_iovecs). */
 uint64_t mm_user_prefix(struct mm *mm, uint64_t addr, uint64_t len, int prot);
 
+/* The same growth ahead of a copy the host makes (a read(2) into guest
+ * memory), which may stop before it reaches a hole: Linux grows a stack
+ * only when its copy faults there.  `grown` receives each growth (up to
+ * MM_GROWTHS_MAX; more are made, not recorded): the hole's first byte the
+ * copy reaches, and the pages [low, high) that came of it.  A caller
+ * whose copy stopped before `fault` takes them back (mm_ungrow). */
+#define MM_GROWTHS_MAX 4
+struct mm_growth {
+    uint64_t fault, low, high;
+};
+struct mm_growths {
+    unsigned n;
+    struct mm_growth g[MM_GROWTHS_MAX];
+};
+uint64_t mm_user_prefix_ahead(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                              struct mm_growths *grown);
+/* A growth the copy never reached, undone: the pages leave the stack,
+ * as if they had never come (nothing was written to them). */
+void mm_ungrow(struct mm *mm, uint64_t low, uint64_t high);
+
 /* Host pieces of a guest range that is valid for `prot`, as iovecs; returns
  * the number of iovecs (at most `max`), the covered length in `*covered`. */
 int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot,

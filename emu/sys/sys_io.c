@@ -34,22 +34,40 @@ static int64_t host_result(struct task *t, ssize_t n)
     return -e;
 }
 
+/* The stacks grown ahead of one host transfer (guest_iov), each with
+ * where in the transfer the copy first reaches its hole. */
+struct grown_ahead {
+    unsigned n;
+    struct {
+        uint64_t at;
+        struct mm_growth g;
+    } g[8];
+};
+
 /* Host iovecs for a guest buffer: its mapped pieces, then the guard for
  * whatever is not mapped, so the host kernel meets the fault where Linux
  * would and answers with its own rules.  Returns the count of iovecs.
  * Pieces that fill all `max` slots end the buffer there: the transfer
- * stops short, as at a fault, never with a guard over mapped memory. */
+ * stops short, as at a fault, never with a guard over mapped memory.
+ * `at`: where the buffer starts in the transfer. */
 static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, struct iovec *iov,
-                     int max)
+                     int max, struct grown_ahead *ahead, uint64_t at)
 {
     uint64_t covered = 0;
     int n = 0;
     int prot = writing ? PROT_READ_LINUX : PROT_WRITE_LINUX;
     /* The host's copy cannot fault through the guest's page-fault handler:
-     * a stack grows first, for the whole buffer, as the kernel's copy
-     * grows it at its first byte in the hole (mm_user_prefix). */
-    if (len)
-        (void)mm_user_prefix(t->mm, buf, len, prot);
+     * a stack grows first, as the kernel's copy grows it at its first
+     * byte in the hole (mm_user_prefix), and grown_settle takes it back
+     * if the host's copy stops short of that byte. */
+    if (len) {
+        struct mm_growths gr = { 0 };
+        (void)mm_user_prefix_ahead(t->mm, buf, len, prot, &gr);
+        for (unsigned k = 0; k < gr.n && ahead->n < G_N_ELEMENTS(ahead->g); k++) {
+            ahead->g[ahead->n].at = at + (gr.g[k].fault - buf);
+            ahead->g[ahead->n++].g = gr.g[k];
+        }
+    }
     if (len && !writing)
         mm_will_write(t->mm, buf, len); /* the host writes the guest's buffer */
     if (len)
@@ -60,6 +78,17 @@ static int guest_iov(struct task *t, uint64_t buf, uint64_t len, bool writing, s
         n++;
     }
     return n;
+}
+
+/* The host moved `r` bytes (none if it failed): a stack grown for a hole
+ * its copy never reached had no fault on Linux, and is as it was (a read
+ * at a pipe's or file's end, EAGAIN, an error found before the copy). */
+static void grown_settle(struct task *t, const struct grown_ahead *ahead, ssize_t r)
+{
+    uint64_t moved = r > 0 ? (uint64_t)r : 0;
+    for (unsigned k = ahead->n; k-- > 0;)
+        if (ahead->g[k].at >= moved)
+            mm_ungrow(t->mm, ahead->g[k].g.low, ahead->g[k].g.high);
 }
 
 /* A descriptor open only the other way answers EBADF before anything else
@@ -126,13 +155,16 @@ static int64_t rw_host(struct task *t, int host, uint64_t buf, uint64_t count, b
         count = (uint64_t)allow;
     }
     struct iovec iov[MAX_HOST_IOV];
-    int n = guest_iov(t, buf, count, writing, iov, MAX_HOST_IOV);
+    struct grown_ahead ahead = { 0 };
+    int n = guest_iov(t, buf, count, writing, iov, MAX_HOST_IOV, &ahead, 0);
     ssize_t r;
     if (n == 0) {
         char dummy;
         r = writing ? write(host, &dummy, 0) : read(host, &dummy, 0);
     } else {
-        if (!host_io(t, host, iov, n, writing, offset, &r))
+        bool started = host_io(t, host, iov, n, writing, offset, &r);
+        grown_settle(t, &ahead, started ? r : 0);
+        if (!started)
             return -ERESTARTSYS_LINUX;
     }
     if (!writing && r > 0) {
@@ -340,6 +372,7 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     uint64_t total = 0, budget = writing ? limits_output_left(t) : UINT64_MAX;
     bool over_budget = false;
     struct iovec iovs[UIO_MAXIOV_LINUX];
+    struct grown_ahead ahead = { 0 };
     int n = 0;
     g_autofree struct guest_range *seg = g_new(struct guest_range, cnt);
     for (uint64_t i = 0; i < cnt; i++) {
@@ -369,7 +402,8 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
         total += len;
         seg[i] = (struct guest_range){ base, len };
         if (len && n < UIO_MAXIOV_LINUX)
-            n += guest_iov(t, base, len, writing, iovs + n, UIO_MAXIOV_LINUX - n);
+            n += guest_iov(t, base, len, writing, iovs + n, UIO_MAXIOV_LINUX - n, &ahead,
+                           total - len);
     }
     if (over_budget && total == 0) {
         if (wrong_direction(host, writing))
@@ -380,7 +414,9 @@ static int64_t do_rwv(struct task *t, const uint64_t a[6], bool writing)
     if (n == 0)
         return rw_host(t, host, 0, 0, writing, offset);
     ssize_t r;
-    if (!host_io(t, host, iovs, n, writing, offset, &r))
+    bool started = host_io(t, host, iovs, n, writing, offset, &r);
+    grown_settle(t, &ahead, started ? r : 0);
+    if (!started)
         return -ERESTARTSYS_LINUX;
     if (offset >= 0 && r > 0)
         g->ofile->pos += (uint64_t)r;

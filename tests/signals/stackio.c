@@ -21,7 +21,8 @@
  *   read-gd-gapnone ... with a PROT_NONE one there (no gap kept)
  *   read-gd-eof     ... from a pipe at its end: nothing copied, no growth
  *   read-gd-null    ... from /dev/null: the same
- *   read-gd-file    ... from a regular file (argv[0]) at its end: the same
+ *   read-gd-file    ... from a regular file (argv[2]) at its end: the same
+ *   read-gd-dir     ... from a directory: EISDIR, found before any copy
  *   read-rlimit     ... below [stack] past RLIMIT_STACK, then within it
  *   stat-gd         fstat() into the page below (a struct copy)
  *   path-gd         open() of a path string that starts below
@@ -228,8 +229,10 @@ int main(int argc, char **argv)
             syscall(SYS_read, fd, text_buf, 16);
         } else if (!strcmp(c, "read-gd-null")) {
             fd = (int)syscall(SYS_open, "/dev/null", O_RDONLY);
+        } else if (!strcmp(c, "read-gd-dir")) {
+            fd = (int)syscall(SYS_open, "/", O_RDONLY | O_DIRECTORY);
         } else if (!strcmp(c, "read-gd-file")) {
-            fd = (int)syscall(SYS_open, argv[0], O_RDONLY);
+            fd = (int)syscall(SYS_open, argc > 2 ? argv[2] : argv[0], O_RDONLY);
             lseek(fd, 0, SEEK_END);
         }
         if (c[4] == 'v') {
