@@ -23,6 +23,8 @@
  *   read-gd-null    ... from /dev/null: the same
  *   read-gd-file    ... from a regular file (argv[2]) at its end: the same
  *   read-gd-dir     ... from a directory: EISDIR, found before any copy
+ *   read-file-deep  read-gd-file once a store grew the mapping, then a
+ *                   store deeper still
  *   read-rlimit     ... below [stack] past RLIMIT_STACK, then within it
  *   stat-gd         fstat() into the page below (a struct copy)
  *   path-gd         open() of a path string that starts below
@@ -246,6 +248,22 @@ int main(int argc, char **argv)
         }
         grown("growsdown", g, g);
         show("mprotect 2 pages below", raw(SYS_mprotect, (long)(g - 2 * PAGE), PAGE, PROT_READ));
+    } else if (!strcmp(c, "read-file-deep")) {
+        /* The same once the mapping has grown by a store (the engines'
+         * reserve below it), then a store deeper after the read. */
+        unsigned long g = growsdown(2, PROT_READ | PROT_WRITE, -1, 0);
+        if (!g)
+            return 3;
+        *(volatile char *)(g - PAGE) = 7;
+        int fd = (int)syscall(SYS_open, argc > 2 ? argv[2] : argv[0], O_RDONLY);
+        lseek(fd, 0, SEEK_END);
+        show("read", raw(SYS_read, fd, (long)(g - 3 * PAGE), 16));
+        grown("growsdown", g, g);
+        show("mprotect 2 pages below", raw(SYS_mprotect, (long)(g - 2 * PAGE), PAGE, PROT_READ));
+        *(volatile char *)(g - 4 * PAGE) = 8;
+        grown("growsdown", g, g);
+        say("stored: %d %d\n", *(volatile char *)(g - PAGE), *(volatile char *)(g - 4 * PAGE));
+        show("mprotect 5 pages below", raw(SYS_mprotect, (long)(g - 5 * PAGE), PAGE, PROT_READ));
     } else if (!strcmp(c, "stat-gd")) {
         unsigned long g = growsdown(1, PROT_READ | PROT_WRITE, -1, 0);
         unsigned long at = g - sizeof(struct stat) / 2;
