@@ -14,6 +14,8 @@
  *   read-main       read() from a pipe into the page just below [stack]
  *   read-main-deep  ... into the third page below, in the middle of it
  *   write-main      write() to a pipe from the page just below [stack]
+ *   read-main-gap   read-main with a page mapped within the guard gap,
+ *                   readable (refused), then PROT_NONE (grows)
  *   read-gd         read() just below a MAP_GROWSDOWN mapping
  *   readv-gd        readv() of two pieces, the first below the mapping
  *   read-gd-ro      ... below a read-only one: grows, then EFAULT
@@ -30,7 +32,8 @@
  *   path-gd         open() of a path string that starts below
  *   futex-gd        FUTEX_WAIT (get_user: grows) and FUTEX_WAKE_OP
  *                   (pagefault_disable + fault_in_user_writeable: GUP,
- *                   grows nothing) on a word below
+ *                   grows nothing) on a word below; FUTEX_WAIT with a
+ *                   shared key (get_user_pages_fast: grows nothing)
  *   jump-gd         a jump to the page below a (non-executable)
  *                   MAP_GROWSDOWN mapping: the fault grows it, then
  *                   refuses the fetch (SEGV_ACCERR)
@@ -198,6 +201,21 @@ int main(int argc, char **argv)
         }
         bytes("below", at, 16, text);
         grown("[stack]", s, s);
+    } else if (!strcmp(c, "read-main-gap")) {
+        /* An accessible page within the guard gap below [stack]: the copy's
+         * growth is refused (-EFAULT), as a store's would be; PROT_NONE
+         * there keeps no gap. */
+        unsigned long s = stack_start();
+        int fd = pipe_with(text, 16);
+        void *p = mmap((void *)(s - GAP / 2), PAGE, PROT_READ,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        show("mmap", p == MAP_FAILED ? -errno : p == (void *)(s - GAP / 2) ? 0 : -1);
+        show("read", raw(SYS_read, fd, (long)(s - PAGE), 8));
+        grown("[stack]", s, s);
+        show("mprotect none", raw(SYS_mprotect, (long)p, PAGE, PROT_NONE));
+        show("read", raw(SYS_read, fd, (long)(s - PAGE), 8));
+        bytes("below", s - PAGE, 8, text); /* the failed read took nothing */
+        grown("[stack]", s, s);
     } else if (!strcmp(c, "read-rlimit")) {
         unsigned long s = stack_start();
         unsigned long end = s;
@@ -286,6 +304,10 @@ int main(int argc, char **argv)
         grown("growsdown", g, g);
         r = syscall(SYS_futex, (long)(g - 2 * PAGE), FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1, NULL, 0, 0);
         show("futex wait", r < 0 ? -errno : r);
+        grown("growsdown", g, g);
+        /* A shared key: get_futex_key's get_user_pages_fast */
+        r = syscall(SYS_futex, (long)(g - 3 * PAGE), FUTEX_WAIT, 1, NULL, 0, 0);
+        show("futex wait shared", r < 0 ? -errno : r);
         grown("growsdown", g, g);
     } else if (!strcmp(c, "jump-gd") || !strcmp(c, "jump-gd-exec")) {
         bool x = c[7] == '-';
