@@ -28,6 +28,9 @@
  *   read-file-deep  read-gd-file once a store grew the mapping, then a
  *                   store deeper still
  *   read-rlimit     ... below [stack] past RLIMIT_STACK, then within it
+ *   exec-limits     RLIMIT_AS and RLIMIT_STACK lowered, then execve of
+ *                   argv[2] (this program): a mapping past the one and a
+ *                   read past the other fail there
  *   stat-gd         fstat() into the page below (a struct copy)
  *   path-gd         open() of a path string that starts below
  *   futex-gd        FUTEX_WAIT (get_user: grows) and FUTEX_WAKE_OP
@@ -215,6 +218,22 @@ int main(int argc, char **argv)
         show("mprotect none", raw(SYS_mprotect, (long)p, PAGE, PROT_NONE));
         show("read", raw(SYS_read, fd, (long)(s - PAGE), 8));
         bytes("below", s - PAGE, 8, text); /* the failed read took nothing */
+        grown("[stack]", s, s);
+    } else if (!strcmp(c, "exec-limits")) {
+        /* RLIMIT_AS and RLIMIT_STACK outlive execve (argv[2]: this
+         * program), and bind the new program's mappings and stack. */
+        struct rlimit as = { 64 << 20, 64 << 20 }, st = { 256 << 10, RLIM_INFINITY };
+        show("setrlimit", setrlimit(RLIMIT_AS, &as) || setrlimit(RLIMIT_STACK, &st) ? -errno : 0);
+        execl(argv[2], argv[2], "exec-limits-after", (char *)0);
+        show("execl", -errno);
+    } else if (!strcmp(c, "exec-limits-after")) {
+        void *p = mmap(NULL, 128 << 20, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        show("mmap 128 MiB", p == MAP_FAILED ? -errno : 0);
+        unsigned long s = stack_start();
+        int fd = pipe_with(text, 16);
+        show("read 512 KiB below", raw(SYS_read, fd, (long)(s - (512 << 10)), 8));
+        grown("[stack]", s, s);
+        show("read a page below", raw(SYS_read, fd, (long)(s - PAGE), 8));
         grown("[stack]", s, s);
     } else if (!strcmp(c, "read-rlimit")) {
         unsigned long s = stack_start();
