@@ -24,7 +24,8 @@ uint64_t iov_copy(struct task *t, struct iov_cursor *c, uint8_t *host, uint64_t 
             continue;
         }
         uint64_t at = v->base + c->off;
-        uint64_t ok = mm_user_prefix(t->mm, at, chunk, to_guest ? PROT_WRITE_LINUX : PROT_READ_LINUX);
+        uint64_t ok =
+            mm_user_prefix(t->mm, at, chunk, to_guest ? PROT_WRITE_LINUX : PROT_READ_LINUX);
         if (ok) {
             if (to_guest)
                 mm_write(t->mm, at, host + done, ok);

@@ -257,7 +257,9 @@ int main(int argc, char **argv)
         grown("[stack]", s, s);
     } else if (!strncmp(c, "read-gd", 7) || !strcmp(c, "readv-gd")) {
         bool ro = !strcmp(c, "read-gd-ro");
-        int below = !strcmp(c, "read-gd-gap") ? PROT_READ : !strcmp(c, "read-gd-gapnone") ? PROT_NONE : -1;
+        int below = !strcmp(c, "read-gd-gap")       ? PROT_READ
+                    : !strcmp(c, "read-gd-gapnone") ? PROT_NONE
+                                                    : -1;
         unsigned long g = growsdown(2, ro ? PROT_READ : PROT_READ | PROT_WRITE, below, GAP / 2);
         if (!g)
             return 3;
