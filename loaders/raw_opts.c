@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "emu/kernel/limits.h"
 #include "emu/kernel/task.h"
 #include "emu/entry/vdso_time.h"
 #include "emu/parse.h"
@@ -145,6 +146,7 @@ err_t raw_start(struct task *t, struct raw_image *img, uint64_t *entry, uint64_t
     /* --stack is the job's stack, all of it: the limit stack growth meets
      * (and what the guest's getrlimit reports). */
     t->group->rlim[RLIMIT_STACK_LINUX].cur = t->group->rlim[RLIMIT_STACK_LINUX].max = l->stack_hi - l->stack_lo;
+    limits_rlimit_changed(t, RLIMIT_STACK_LINUX); /* the mm's copy, which growth reads */
     uint64_t end = MAX(l->text_addr + l->text_len, l->data_addr + l->data_len);
     t->mm->brk_start = t->mm->brk_cur = (end + 4095) & ~4095ull;
     /* Linux maps the vDSO for every task; an i386 job's sysenter returns
