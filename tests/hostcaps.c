@@ -17,7 +17,12 @@
  *            carry the YMM registers;
  *   x86-64-v3  avx, and the rest of the x86-64-v3 level (AVX2, BMI1,
  *            BMI2, FMA, F16C, LZCNT, MOVBE): what -march=x86-64-v3,
- *            GOAMD64=v3 and target-cpu=x86-64-v3 builds execute.
+ *            GOAMD64=v3 and target-cpu=x86-64-v3 builds execute;
+ *   vvar-kvm the kernel's data pages beside the vDSO are the ones
+ *            seccomp-emu models: Linux 6.18's [vvar] (4 pages; 1, the
+ *            time namespace's, and 3 left out) and [vvar_vclock] (2;
+ *            KVM's pvclock page there, Hyper-V's left out).  Another
+ *            kernel, bare metal, Hyper-V or a time namespace differ.
  * A case whose native answer needs a missing capability is judged against
  * a recording of the kernel's answer instead.  Exit 0, or 2 if a probe
  * itself failed. */
@@ -28,6 +33,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -97,6 +103,42 @@ static int x86_64_v3(void)
     return __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_LZCNT);
 }
 
+/* Which pages of the mapping /proc/self/maps names `name` a load finds:
+ * bit i set for page i; -1 if it is not there or not `pages` long. */
+static long loadable_pages(const char *name, unsigned long pages)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    unsigned long lo = 0, hi = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        size_t n = strlen(line), k = strlen(name);
+        if (n >= k && !strcmp(line + n - k, name) && line[n - k - 1] == ' ' &&
+            sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+            break;
+        lo = hi = 0;
+    }
+    if (f)
+        fclose(f);
+    if (hi - lo != pages * 4096)
+        return -1;
+    long found = 0;
+    for (unsigned long i = 0; i < pages; i++) {
+        if (sigsetjmp(back, 1))
+            continue;
+        (void)*(volatile char *)(lo + i * 4096);
+        found |= 1L << i;
+    }
+    return found;
+}
+
+static int vvar_kvm(void)
+{
+    return loadable_pages("[vvar]", 4) == 0x5 && loadable_pages("[vvar_vclock]", 2) == 0x1;
+}
+
 int main(void)
 {
     /* the non-canonical rsp probe faults with no usable stack */
@@ -108,7 +150,8 @@ int main(void)
         perror("hostcaps: sigaltstack");
         return 2;
     }
-    if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGILL, &sa, NULL)) {
+    if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGILL, &sa, NULL) ||
+        sigaction(SIGBUS, &sa, NULL)) {
         perror("hostcaps: sigaction");
         return 2;
     }
@@ -117,8 +160,8 @@ int main(void)
         perror("hostcaps: prctl(PR_SET_TSC)");
         return 2;
     }
-    printf("ia32 %s\ntsc-off %s\nnoncanon-rsp %s\navx %s\nx86-64-v3 %s\n",
+    printf("ia32 %s\ntsc-off %s\nnoncanon-rsp %s\navx %s\nx86-64-v3 %s\nvvar-kvm %s\n",
            ia32() ? "yes" : "no", t ? "yes" : "no", noncanon_rsp() ? "yes" : "no",
-           avx() ? "yes" : "no", x86_64_v3() ? "yes" : "no");
+           avx() ? "yes" : "no", x86_64_v3() ? "yes" : "no", vvar_kvm() ? "yes" : "no");
     return 0;
 }

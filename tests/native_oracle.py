@@ -50,7 +50,7 @@ import vmjudge  # noqa: E402
 
 STORE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'native')
 PINNED = 'vm-differences.txt'
-CAPABILITIES = ('ia32', 'tsc-off', 'noncanon-rsp', 'avx', 'x86-64-v3')
+CAPABILITIES = ('ia32', 'tsc-off', 'noncanon-rsp', 'avx', 'x86-64-v3', 'vvar-kvm')
 
 _caps = {}
 

@@ -29,7 +29,8 @@ def check(ok, what):
 def probe(tmp, ia32):
     path = os.path.join(tmp, 'hostcaps-%s' % ia32)
     with open(path, 'w') as f:
-        f.write('#!/bin/sh\necho "ia32 %s"\necho "tsc-off yes"\necho "noncanon-rsp yes"\necho "avx yes"\necho "x86-64-v3 yes"\n' % ia32)
+        f.write('#!/bin/sh\necho "ia32 %s"\necho "tsc-off yes"\necho "noncanon-rsp yes"\n'
+                'echo "avx yes"\necho "x86-64-v3 yes"\necho "vvar-kvm yes"\n' % ia32)
     os.chmod(path, stat.S_IRWXU)
     return path
 

@@ -14,7 +14,7 @@
 #include <glib/gstdio.h>
 
 static const char *const capabilities[] = { "ia32", "tsc-off", "noncanon-rsp", "avx",
-                                                "x86-64-v3" };
+                                                "x86-64-v3", "vvar-kvm" };
 
 static gboolean elf_is_i386(const char *path)
 {

@@ -197,7 +197,7 @@ static err_t engine_linear(struct mm *mm, uc_engine *uc)
 static bool window_holds(struct mm *mm, const struct vma *v)
 {
     uint64_t off;
-    return !v->shared && !v->hidden && !v->past_object &&
+    return !v->shared && !v->hidden && !v->past_object && !v->no_page &&
            window_get(mm, v->start, v->end - v->start, &off);
 }
 
@@ -261,6 +261,12 @@ uint32_t mm_vma_uc_prot(const struct vma *v, int prot)
     return v->past_object ? 0 : mm_uc_prot(prot);
 }
 
+bool mm_vma_no_page(const struct vma *v, uint64_t addr)
+{
+    uint64_t page = (addr - v->start) / PAGE_SIZE_LINUX;
+    return v->past_object || (page < 8 && (v->no_page >> page) & 1);
+}
+
 /* What the guest can do with a page, in the terms syscalls check. */
 static int effective(int prot)
 {
@@ -276,6 +282,20 @@ static int effective(int prot)
 static bool reachable(const struct vma *v, int prot)
 {
     return !v->hidden && !v->past_object && (effective(v->prot) & prot) == prot;
+}
+
+/* Where a call's copy for `prot` from `at` in the piece v stops: at v's
+ * end, or at the first page that is never there (struct vma's no_page). */
+static uint64_t reachable_end(const struct vma *v, uint64_t at, int prot)
+{
+    if (!reachable(v, prot))
+        return at;
+    if (!v->no_page)
+        return v->end;
+    uint64_t page = at & ~(uint64_t)(PAGE_SIZE_LINUX - 1);
+    while (page < v->end && !mm_vma_no_page(v, page))
+        page += PAGE_SIZE_LINUX;
+    return MAX(page, at);
 }
 
 /* Anonymous private memory, whose VMAs have page offsets of their own and
@@ -1089,20 +1109,27 @@ static err_t map_chunk(struct mm *mm, struct vma v, size_t room, uint8_t **host_
     return OK;
 }
 
-static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool shared,
-                     const char *name, uint8_t **host_out)
+/* A new piece like v over [v.start, v.end) where nothing is mapped. */
+static err_t map_piece(struct mm *mm, struct vma v, uint8_t **host_out)
 {
-    len = PAGE_ALIGN_LINUX(len);
-    if ((addr & (PAGE_SIZE_LINUX - 1)) || len == 0 || addr + len < addr || addr + len > mm->limit)
+    uint64_t addr = v.start, len = v.end - v.start;
+    if ((addr & (PAGE_SIZE_LINUX - 1)) || len == 0 || v.end < addr || v.end > mm->limit)
         return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
                        "x is outside the guest's address space", addr, len);
     if (!range_free(mm, addr, len))
         return err_new("mapping 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER
                        "x overlaps another", addr, len);
+    return map_chunk(mm, v, 0, host_out);
+}
+
+static err_t map_new(struct mm *mm, uint64_t addr, uint64_t len, int prot, bool shared,
+                     const char *name, uint8_t **host_out)
+{
+    len = PAGE_ALIGN_LINUX(len);
     struct vma v = { .start = addr, .end = addr + len, .prot = prot, .name = name,
                      .shared = shared, .pgoff = addr / PAGE_SIZE_LINUX,
                      .account = !shared && (prot & PROT_WRITE_LINUX) };
-    return map_chunk(mm, v, 0, host_out);
+    return map_piece(mm, v, host_out);
 }
 
 /* Grow piece i by `extra` bytes in place, host memory included: into its
@@ -2210,8 +2237,6 @@ static int64_t remap_vma(struct mm *mm, uint64_t old, uint64_t old_len, uint64_t
     }
     if (e)
         return map_errno(e);
-    if (like.special)
-        mm_set_special(mm, dst, like.special);
     return (int64_t)dst;
 }
 
@@ -2592,9 +2617,11 @@ uint64_t mm_valid_prefix(const struct mm *mm, uint64_t addr, uint64_t len, int p
     guint i = first_above(mm, addr);
     while (at < end && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
-        if (v->start > at || !reachable(v, prot))
+        if (v->start > at)
             break;
-        at = v->end;
+        at = reachable_end(v, at, prot);
+        if (at < v->end)
+            break;
         i++;
     }
     return MIN(at, end) - addr;
@@ -2641,13 +2668,15 @@ int mm_iovecs(const struct mm *mm, uint64_t addr, uint64_t len, int prot, struct
     guint i = first_above(mm, addr);
     while (at < end && n < max && i < mm->vmas->len) {
         const struct vma *v = VMA(mm, i);
-        if (v->start > at || !reachable(v, prot))
+        uint64_t stop = v->start > at ? at : MIN(reachable_end(v, at, prot), end);
+        if (stop == at)
             break;
-        uint64_t stop = MIN(v->end, end);
         iov[n].iov_base = v->host + (at - v->start);
         iov[n].iov_len = stop - at;
         n++;
         at = stop;
+        if (at < v->end)
+            break;
         i++;
     }
     *covered = at - addr;
@@ -2711,7 +2740,7 @@ static int read_string(struct mm *mm, const struct mm *view, uint64_t addr, char
         if (mm && !mm_find(mm, addr + i))
             (void)mm_user_prefix(mm, addr + i, 1, PROT_READ_LINUX);
         const struct vma *v = mm_find(view, addr + i);
-        if (!v || !reachable(v, PROT_READ_LINUX))
+        if (!v || reachable_end(v, addr + i, PROT_READ_LINUX) == addr + i)
             return -EFAULT_LINUX;
         dst[i] = (char)v->host[addr + i - v->start];
         if (!dst[i])
@@ -2746,16 +2775,20 @@ uint64_t mm_mmap_base(uint64_t task_size, uint64_t stack_rlim)
     return PAGE_ALIGN_LINUX(task_size - gap);
 }
 
-static void mm_set_special_stopped(struct mm *mm, uint64_t addr, enum vma_special special)
+/* _install_special_mapping(): one VMA, with page offset 0, that never
+ * splits.  The pages that are never there stay out of the window, so that
+ * every access to them reaches the TLB fill, which refuses it. */
+static err_t mm_map_special_stopped(struct mm *mm, uint64_t addr, uint64_t len, int prot,
+                                    const char *name, enum vma_special special, uint8_t no_page,
+                                    uint8_t **host_out)
 {
-    guint i = first_above(mm, addr);
-    if (i < mm->vmas->len && VMA(mm, i)->start <= addr) {
-        VMA(mm, i)->special = special;
-        /* [vvar] is VM_DONTDUMP from the start (vdso_install_vvar_mapping):
-         * MADV_DONTDUMP changes nothing on it, so splits nothing. */
-        if (special == VMA_VVAR)
-            VMA(mm, i)->madv |= VMA_MADV_DONTDUMP;
-    }
+    struct vma v = { .start = addr, .end = addr + PAGE_ALIGN_LINUX(len), .prot = prot,
+                     .name = name, .special = special, .no_page = no_page };
+    /* [vvar] is VM_DONTDUMP from the start (vdso_install_vvar_mapping):
+     * MADV_DONTDUMP changes nothing on it, so splits nothing. */
+    if (special == VMA_VVAR)
+        v.madv |= VMA_MADV_DONTDUMP;
+    return map_piece(mm, v, host_out);
 }
 
 void *mm_guard(void)
@@ -3212,11 +3245,13 @@ void mm_hide(struct mm *mm, uint64_t addr)
     resume_others(mm);
 }
 
-void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special)
+err_t mm_map_special(struct mm *mm, uint64_t addr, uint64_t len, int prot, const char *name,
+                     enum vma_special special, uint8_t no_page, uint8_t **host_out)
 {
     stop_others(mm);
-    mm_set_special_stopped(mm, addr, special);
+    err_t r = mm_map_special_stopped(mm, addr, len, prot, name, special, no_page, host_out);
     resume_others(mm);
+    return r;
 }
 
 const char *mm_grow_stack(struct mm *mm, uint64_t addr, bool *was_stack)

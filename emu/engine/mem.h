@@ -64,6 +64,11 @@ struct vma {
                             or a zero-length view ran past the object.
                             Linux maps them, and every access is SIGBUS
                             (shmem_fault past i_size), EFAULT for a call */
+    uint8_t no_page;     /* of a special mapping, which never splits: bit i
+                            set when its fault handler has nothing for page
+                            i (a [vvar] page this kernel leaves out:
+                            vvar_fault's VM_FAULT_SIGBUS).  Such a page is
+                            SIGBUS and EFAULT as past_object's are */
     /* What decides whether Linux merges a private anonymous piece with its
      * neighbour into one VMA (vma_run_end in mem.c), where mremap may not
      * cross: */
@@ -295,6 +300,10 @@ void mm_detach_engine(struct mm *mm, uc_engine *uc);
  * When `host_out` is set it receives the host address of `addr`. */
 err_t mm_map_fixed(struct mm *mm, uint64_t addr, uint64_t len, int prot,
                    const char *name, uint8_t **host_out);
+/* ... as one of the kernel's special mappings, with bit i of `no_page`
+ * set when its page i is never there (struct vma's no_page). */
+err_t mm_map_special(struct mm *mm, uint64_t addr, uint64_t len, int prot, const char *name,
+                     enum vma_special special, uint8_t no_page, uint8_t **host_out);
 
 /* Linux-shaped operations: results are 0 or a negative errno_LINUX. */
 int64_t mm_mmap(struct mm *mm, uint64_t addr, uint64_t len, int prot, int flags);
@@ -410,6 +419,10 @@ uint32_t mm_uc_prot(int prot);
 /* What the engines may do with the piece v, were its protection `prot`:
  * nothing past a shared object's end (past_object), else mm_uc_prot. */
 uint32_t mm_vma_uc_prot(const struct vma *v, int prot);
+/* Is the page at addr in the piece v never there, whatever the protection
+ * allows (past a shared object's end, a special mapping's page left out)?
+ * An access the protection allows is SIGBUS there, a call's copy EFAULT. */
+bool mm_vma_no_page(const struct vma *v, uint64_t addr);
 /* Does a write to the piece v give its VMA an anon_vma (mm_anon_write)? */
 bool mm_vma_awaits_anon(const struct vma *v);
 /* A write reached [addr, addr+len), by the guest or by a call (Linux's
@@ -425,9 +438,6 @@ void mm_hide(struct mm *mm, uint64_t addr);
  * x86's mmap_base() puts it without randomisation: RLIMIT_STACK and the
  * stack guard gap, at least 128 MiB and at most 5/6 of the space. */
 uint64_t mm_mmap_base(uint64_t task_size, uint64_t stack_rlim);
-
-/* The mapping at `addr` is one of the kernel's special mappings. */
-void mm_set_special(struct mm *mm, uint64_t addr, enum vma_special special);
 
 /* A host range of at least MAX_RW_COUNT bytes that is never accessible.
  * Handing it to the host kernel for the part of a guest buffer that is not

@@ -75,21 +75,27 @@ void exception_page_fault(struct task *t, uint64_t addr, bool mapped, enum acces
      * 64-bit limit, for compat tasks too) always reports a protection
      * fault, so as not to show the kernel's page tables. */
     bool kernel_half = addr >= TASK_SIZE_64_LINUX;
-    /* A PROT_NONE page is never present in the page tables (its PTE has
-     * _PAGE_PROTNONE instead): the hardware says "not present", though a
-     * mapping is there (SEGV_ACCERR). */
     const struct vma *v = mapped ? mm_find(t->mm, addr) : NULL;
-    /* Past the end of a shared object no page is there to map: shmem's
-     * fault handler answers VM_FAULT_SIGBUS, and do_sigbus() reports it
-     * with the (not-present) error code of the access. */
-    if (v && v->past_object) {
+    /* Past the end of a shared object, or on a [vvar] page left out, no
+     * page is there to map: the fault handler (shmem's, vvar's) answers
+     * VM_FAULT_SIGBUS, and do_sigbus() reports it with the (not-present)
+     * error code of the access.  Only for an access that access_error()
+     * lets through to the handler: a write needs VM_WRITE, any other
+     * access (a fetch too: the page is not present) any of VM_READ,
+     * VM_WRITE, VM_EXEC. */
+    int allows = how == ACCESS_WRITE ? PROT_WRITE_LINUX
+                                     : PROT_READ_LINUX | PROT_WRITE_LINUX | PROT_EXEC_LINUX;
+    if (v && mm_vma_no_page(v, addr) && (v->prot & allows)) {
         signal_fault_why(t, SIGBUS_LINUX, BUS_ADRERR_LINUX, addr, s->trapno,
                          X86_PF_USER_LINUX | (how == ACCESS_WRITE ? X86_PF_WRITE_LINUX : 0) |
                              (how == ACCESS_FETCH ? X86_PF_INSTR_LINUX : 0),
                          why);
         return;
     }
-    bool present = mapped && !(v && v->prot == 0);
+    /* A PROT_NONE page is never present in the page tables (its PTE has
+     * _PAGE_PROTNONE instead), nor one that is never there: the hardware
+     * says "not present", though a mapping is there (SEGV_ACCERR). */
+    bool present = mapped && !(v && (v->prot == 0 || mm_vma_no_page(v, addr)));
     uint64_t err = X86_PF_USER_LINUX | (present || kernel_half ? X86_PF_PROT_LINUX : 0) |
                    (how == ACCESS_WRITE ? X86_PF_WRITE_LINUX : 0) |
                    (how == ACCESS_FETCH ? X86_PF_INSTR_LINUX : 0);

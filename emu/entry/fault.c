@@ -52,7 +52,7 @@ static bool on_tlb_fill(uc_engine *uc, uint64_t vaddr, uc_mem_type type, uc_tlb_
             v = NULL;
         user_fetch_of_hidden = user_access && type == UC_MEM_FETCH;
     }
-    uint32_t have = v ? mm_vma_uc_prot(v, v->prot) : 0;
+    uint32_t have = v && !mm_vma_no_page(v, vaddr) ? mm_vma_uc_prot(v, v->prot) : 0;
     /* Fetch translations are also what Unicorn itself asks for to find
      * code to invalidate (uc_mem_unmap, remove_cache), from inside our own
      * calls: a refusal there would unwind through them.  So every mapped

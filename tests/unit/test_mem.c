@@ -89,7 +89,8 @@ static void check_placement(const struct mm *m)
     uint64_t prev_end = 0;
     for (guint i = 0; i < m->vmas->len; i++) {
         const struct vma *v = &g_array_index(m->vmas, struct vma, i);
-        bool ordinary = !v->shared && !v->hidden && !v->past_object && v->end <= m->window_end;
+        bool ordinary = !v->shared && !v->hidden && !v->past_object && !v->no_page &&
+                        v->end <= m->window_end;
         assert_int_equal(mm_in_window(m, v), ordinary);
         if (ordinary) {
             assert_ptr_equal(v->host, base + v->start);
