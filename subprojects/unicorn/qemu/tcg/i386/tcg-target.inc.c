@@ -2206,8 +2206,12 @@ static void tcg_out_qemu_st_direct(TCGContext *s, TCGReg datalo, TCGReg datahi,
     /* ??? Ideally we wouldn't need a scratch register.  For user-only,
        we could perform the bswap twice to restore the original value
        instead of moving to the scratch.  But as it is, the L constraint
-       means that TCG_REG_L0 is definitely free here.  */
-    const TCGReg scratch = TCG_REG_L0;
+       means that TCG_REG_L0 is definitely free here.
+       seccomp-emu: except where it holds the base, a linear slot's offset
+       (tcg_out_linear_addr): a byte-swapped store (a guest's movbe, on a
+       host without MOVBE) then took the data for the base, and wrote the
+       data at a host address the guest chose.  L1 is free there. */
+    const TCGReg scratch = base == TCG_REG_L0 ? TCG_REG_L1 : TCG_REG_L0;
     const MemOp real_bswap = memop & MO_BSWAP;
     MemOp bswap = real_bswap;
     int movop = OPC_MOVL_EvGv;
