@@ -115,7 +115,7 @@ static long loadable_pages(const char *name, unsigned long pages)
         if (nl)
             *nl = 0;
         size_t n = strlen(line), k = strlen(name);
-        if (n >= k && !strcmp(line + n - k, name) && line[n - k - 1] == ' ' &&
+        if (n > k && !strcmp(line + n - k, name) && line[n - k - 1] == ' ' &&
             sscanf(line, "%lx-%lx", &lo, &hi) == 2)
             break;
         lo = hi = 0;
@@ -124,8 +124,9 @@ static long loadable_pages(const char *name, unsigned long pages)
         fclose(f);
     if (hi - lo != pages * 4096)
         return -1;
-    long found = 0;
-    for (unsigned long i = 0; i < pages; i++) {
+    /* volatile: kept across the longjmp out of a faulting load */
+    volatile long found = 0;
+    for (volatile unsigned long i = 0; i < pages; i++) {
         if (sigsetjmp(back, 1))
             continue;
         (void)*(volatile char *)(lo + i * 4096);
